@@ -1,0 +1,130 @@
+//! Airspace geometry as scenarios and episodes write it: polygon and circle areas, cylinder
+//! no-fly zones with floor and ceiling (static or moving). Coordinates are local metres (x east,
+//! y north). Fields we do not model are kept in `extra` so files round-trip.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A horizontal area with optional vertical limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Area {
+    /// A simple polygon, vertices in order (either winding), not closed explicitly.
+    Polygon {
+        points: Vec<[f64; 2]>,
+        #[serde(flatten)]
+        extra: Map<String, Value>,
+    },
+    /// A circle (an unbounded vertical cylinder).
+    Circle {
+        center: [f64; 2],
+        radius_m: f64,
+        #[serde(flatten)]
+        extra: Map<String, Value>,
+    },
+    /// A vertical cylinder between `floor_m` and `ceiling_m` above ground; it moves at
+    /// `vel_xy` (m/s) from `center` at scenario time 0 when given.
+    Cylinder {
+        center: [f64; 2],
+        radius_m: f64,
+        floor_m: f64,
+        ceiling_m: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        vel_xy: Option<[f64; 2]>,
+        #[serde(flatten)]
+        extra: Map<String, Value>,
+    },
+}
+
+impl Area {
+    pub fn polygon(points: Vec<[f64; 2]>) -> Self {
+        Area::Polygon {
+            points,
+            extra: Map::new(),
+        }
+    }
+
+    pub fn circle(center: [f64; 2], radius_m: f64) -> Self {
+        Area::Circle {
+            center,
+            radius_m,
+            extra: Map::new(),
+        }
+    }
+
+    pub fn cylinder(center: [f64; 2], radius_m: f64, floor_m: f64, ceiling_m: f64) -> Self {
+        Area::Cylinder {
+            center,
+            radius_m,
+            floor_m,
+            ceiling_m,
+            vel_xy: None,
+            extra: Map::new(),
+        }
+    }
+
+    /// A structural problem with this area, if any (for `validate`).
+    pub fn problem(&self) -> Option<String> {
+        match self {
+            Area::Polygon { points, .. } if points.len() < 3 => Some(format!(
+                "a polygon needs at least 3 points, has {}",
+                points.len()
+            )),
+            Area::Polygon { points, .. } if points.iter().flatten().any(|v| !v.is_finite()) => {
+                Some("polygon coordinates must be finite".into())
+            }
+            Area::Circle { radius_m, .. } | Area::Cylinder { radius_m, .. }
+                if !(radius_m.is_finite() && *radius_m > 0.0) =>
+            {
+                Some(format!("radius_m must be positive, is {radius_m}"))
+            }
+            Area::Cylinder {
+                floor_m, ceiling_m, ..
+            } if !(floor_m < ceiling_m) => Some(format!(
+                "floor_m ({floor_m}) must be below ceiling_m ({ceiling_m})"
+            )),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_shapes_parse_and_keep_unknown_fields() {
+        let text = r#"{"type":"cylinder","center":[200.0,300.0],"radius_m":30,"floor_m":15,"ceiling_m":60,"vel_xy":[1.5,0.0],"label":"crane"}"#;
+        let a: Area = serde_json::from_str(text).unwrap();
+        match &a {
+            Area::Cylinder { vel_xy, extra, .. } => {
+                assert_eq!(*vel_xy, Some([1.5, 0.0]));
+                assert_eq!(extra["label"], "crane");
+            }
+            other => panic!("{other:?}"),
+        }
+        let back: Area = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+        assert_eq!(back, a);
+    }
+
+    #[test]
+    fn problems_are_found() {
+        assert!(
+            Area::polygon(vec![[0.0, 0.0], [1.0, 0.0]])
+                .problem()
+                .is_some()
+        );
+        assert!(
+            Area::cylinder([0.0, 0.0], 10.0, 50.0, 20.0)
+                .problem()
+                .is_some()
+        );
+        assert!(Area::circle([0.0, 0.0], -1.0).problem().is_some());
+        assert!(
+            Area::cylinder([0.0, 0.0], 10.0, 0.0, 20.0)
+                .problem()
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,253 @@
+//! The configuration sections. Units are in key names; unknown keys are errors.
+
+use crate::link::HardThresholds;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A configuration file: any subset of the sections.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vehicle: Option<VehicleProfile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slices: Option<SliceProfiles>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicyConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watchdog: Option<WatchdogConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<RecordConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bench: Option<BenchSuite>,
+}
+
+/// The airframe: limits and the energy model (power = hover + k_drag·v³ + k_manoeuvre·|a|).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VehicleProfile {
+    pub name: String,
+    /// quadrotor, hexarotor, …
+    pub frame: String,
+    pub mass_kg: f64,
+    pub max_speed_mps: f64,
+    pub cruise_speed_mps: f64,
+    pub max_climb_mps: f64,
+    pub max_descent_mps: f64,
+    pub max_accel_mps2: f64,
+    pub max_yaw_rate_dps: f64,
+    pub battery_capacity_wh: f64,
+    pub hover_power_w: f64,
+    /// Drag power coefficient, W/(m/s)³.
+    pub drag_power_w_per_mps3: f64,
+    /// Manoeuvre power coefficient, W/(m/s²).
+    pub manoeuvre_power_w_per_mps2: f64,
+}
+
+/// The safety policy the gate enforces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Lowest altitude above ground while airborne (outside take-off and landing).
+    pub min_altitude_m: f64,
+    pub max_altitude_m: f64,
+    /// Altitude for return-to-home; must lie inside the band.
+    pub return_altitude_m: f64,
+    /// Battery that must remain after reaching the target and then home.
+    pub reserve_battery_pct: f64,
+    /// Below this the battery is in hard violation (SP `v_bat`).
+    pub hard_reserve_battery_pct: f64,
+    pub min_separation_m: f64,
+    /// Added to every distance check (GNSS error, tracking error).
+    pub position_uncertainty_m: f64,
+    pub max_commands_per_s: f64,
+    /// Clamp an out-of-band altitude into the band instead of denying it.
+    pub clamp_altitude: bool,
+}
+
+/// The link's slice profiles and the thresholds of the hard state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SliceProfiles {
+    pub hard: HardThresholds,
+    /// Time for a slice switch to take effect.
+    pub switch_delay_ms: u64,
+    pub urllc: SliceProfile,
+    pub embb: SliceProfile,
+    pub mmtc: SliceProfile,
+}
+
+/// Good-state distributions of one slice (the world samples them; the policy expects them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SliceProfile {
+    pub latency_median_ms: f64,
+    pub jitter_mean_ms: f64,
+    pub loss_pct: f64,
+    pub throughput_mbps: f64,
+    pub edge_load_mean: f64,
+}
+
+/// Which policy flies, and its backend's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyConfig {
+    /// A name for reports (e.g. `scripted`, `gemma3-270m`).
+    pub name: String,
+    pub backend: PolicyBackend,
+    /// A decision not made by then counts as missed; the watchdog steps in.
+    pub deadline_ms: u64,
+    /// Attempts to get a schema-valid turn (ALPHA3.md: at most 3).
+    pub max_attempts: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llama: Option<LlamaConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openai: Option<OpenAiConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<ReplayConfig>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyBackend {
+    Scripted,
+    Llama,
+    Openai,
+    Replay,
+}
+
+/// Local GGUF model through llama.cpp.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LlamaConfig {
+    /// Path to the GGUF file; `model_path_env` wins when that variable is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_path_env: Option<String>,
+    pub threads: u32,
+    pub context_tokens: u32,
+    pub batch_tokens: u32,
+    pub max_completion_tokens: u32,
+    /// 0 = greedy (deterministic).
+    pub temperature: f64,
+    pub seed: u32,
+}
+
+/// An OpenAI-compatible chat-completions endpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenAiConfig {
+    pub base_url: String,
+    pub model: String,
+    /// Name of the environment variable holding the API key (the key itself never appears in
+    /// a config, a log or a record).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key_env: Option<String>,
+    pub timeout_ms: u64,
+    pub max_retries: u32,
+    pub max_completion_tokens: u32,
+    pub temperature: f64,
+}
+
+/// Plays back the agent turns of published episodes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayConfig {
+    /// A directory of α3-Bench episode files or flight records.
+    pub source: String,
+}
+
+/// The flight-controller link.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    /// `serial:/dev/ttyAMA0:921600`, `udpin:0.0.0.0:14540`, `tcpout:127.0.0.1:5760`, …
+    pub connect: String,
+    pub system_id: u8,
+    pub component_id: u8,
+    /// px4, ardupilot or auto (from the autopilot's HEARTBEAT).
+    pub autopilot: AutopilotKind,
+    pub heartbeat_interval_ms: u64,
+    /// Also send a GCS-type heartbeat (PX4 only sends STATUSTEXT to GCS links).
+    pub gcs_heartbeat: bool,
+    /// Environment variable holding the 32-byte MAVLink 2 signing key (hex).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signing_key_env: Option<String>,
+    pub require_signing: bool,
+    pub command_timeout_ms: u64,
+    pub command_retries: u32,
+    /// Autopilot failsafe parameters that must be on before flight (e.g. `NAV_DLL_ACT`).
+    #[serde(default)]
+    pub required_failsafes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AutopilotKind {
+    Auto,
+    Px4,
+    Ardupilot,
+}
+
+/// What the runtime does when a decision, the LLM or the link fails.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WatchdogConfig {
+    /// Steps, in order, after each further `step_interval_ms` without a valid decision.
+    pub ladder: Vec<FailsafeStep>,
+    pub step_interval_ms: u64,
+    /// Generation failures in a row before the first step.
+    pub max_generation_failures: u32,
+    /// Act when the predicted time to breach falls below this.
+    pub min_time_to_breach_ms: u64,
+    /// Hold setpoint stream rate while a decision is pending (PX4 offboard needs > 2 Hz).
+    pub hold_setpoint_hz: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FailsafeStep {
+    Hold,
+    Return,
+    Land,
+}
+
+/// Where and how flight records are written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordConfig {
+    pub dir: String,
+    /// Truth-trace downsampling interval.
+    pub truth_interval_ms: u64,
+    /// Keep prompts and completions in the record (large, but needed for replay).
+    pub keep_prompts: bool,
+}
+
+/// A benchmark suite: scenarios × seeds × policies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BenchSuite {
+    pub name: String,
+    /// Scenario files or directories, relative to this file.
+    pub scenarios: Vec<String>,
+    /// Use at most this many scenarios (in name order); all when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_scenarios: Option<u32>,
+    pub seeds: Vec<u64>,
+    /// Policy config files, relative to this file.
+    pub policies: Vec<String>,
+    /// Episodes run at once.
+    pub concurrency: u32,
+    pub min_turns: u32,
+    pub max_turns: u32,
+    pub max_tokens: u64,
+    pub max_tool_actions: u32,
+    /// Base config (vehicle, limits, slices, watchdog) for every run, relative to this file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_config: Option<String>,
+}

@@ -1,0 +1,235 @@
+//! Checking a whole document — config, scenario, episode, agent turn or flight record — the way
+//! `alpha3 validate` reports it: the JSON path inside the file and the rule broken.
+//!
+//! Order: syntax (with line and column), then the JSON Schema (path and keyword), then the typed
+//! parse, then the cross-field rules the schema cannot express.
+
+use crate::config::Config;
+use crate::episode::{Episode, structure_problems};
+use crate::protocol::{AgentTurn, agent_turn_schema, catalogue, schema_of};
+use crate::record::{RecordLine, parse_record};
+use crate::scenario::{Scenario, scenario_problems};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt;
+
+/// What a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    Config,
+    Scenario,
+    Episode,
+    AgentTurn,
+    FlightRecord,
+}
+
+impl DocumentKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            DocumentKind::Config => "config",
+            DocumentKind::Scenario => "scenario",
+            DocumentKind::Episode => "episode",
+            DocumentKind::AgentTurn => "agent turn",
+            DocumentKind::FlightRecord => "flight record",
+        }
+    }
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// JSON pointer inside the document (`/dialogue/3/speaker`); empty for the whole document.
+    pub pointer: String,
+    /// The rule: a JSON Schema keyword (`type`, `required`, `enum`, …), `syntax`, or a named
+    /// cross-field rule (`alternation`, `return_altitude_in_band`, …).
+    pub rule: String,
+    pub message: String,
+    /// 1-based line (and column) where the text locates it.
+    pub line: Option<(usize, usize)>,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        };
+        match self.line {
+            Some((l, c)) => write!(
+                f,
+                "{at} (line {l}, column {c}): {} [rule: {}]",
+                self.message, self.rule
+            ),
+            None => write!(f, "{at}: {} [rule: {}]", self.message, self.rule),
+        }
+    }
+}
+
+fn problem(
+    pointer: impl Into<String>,
+    rule: impl Into<String>,
+    message: impl Into<String>,
+) -> Problem {
+    Problem {
+        pointer: pointer.into(),
+        rule: rule.into(),
+        message: message.into(),
+        line: None,
+    }
+}
+
+/// Guesses the kind from the file name and, for JSON, the top-level keys.
+pub fn detect_kind(file_name: &str, text: &str) -> Option<DocumentKind> {
+    let lower = file_name.to_ascii_lowercase();
+    if lower.ends_with(".toml") {
+        return Some(DocumentKind::Config);
+    }
+    if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
+        return Some(DocumentKind::FlightRecord);
+    }
+    // Look at the first top-level keys without requiring the JSON to be complete.
+    let has = |key: &str| text.contains(&format!("\"{key}\""));
+    if has("dialogue") || has("_meta") || has("initial_state") {
+        Some(DocumentKind::Episode)
+    } else if has("airspace") && (has("mission") || has("spawn")) {
+        Some(DocumentKind::Scenario)
+    } else if has("intent") && has("actions") {
+        Some(DocumentKind::AgentTurn)
+    } else {
+        None
+    }
+}
+
+/// Every problem of `text` read as `kind`; empty when valid.
+pub fn check_text(kind: DocumentKind, text: &str) -> Vec<Problem> {
+    match kind {
+        DocumentKind::Config => check_config(text),
+        DocumentKind::FlightRecord => check_record(text),
+        DocumentKind::Scenario | DocumentKind::Episode | DocumentKind::AgentTurn => {
+            match serde_json::from_str::<Value>(text) {
+                Ok(v) => check_value(kind, &v),
+                Err(e) => vec![Problem {
+                    pointer: String::new(),
+                    rule: "syntax".into(),
+                    message: format!("not valid JSON: {e}"),
+                    line: Some((e.line(), e.column())),
+                }],
+            }
+        }
+    }
+}
+
+/// The schema `kind` is checked against.
+pub fn schema_for(kind: DocumentKind) -> Value {
+    match kind {
+        DocumentKind::Config => schema_of::<Config>(),
+        DocumentKind::Scenario => schema_of::<Scenario>(),
+        DocumentKind::Episode => schema_of::<Episode>(),
+        DocumentKind::AgentTurn => agent_turn_schema(&catalogue()),
+        DocumentKind::FlightRecord => schema_of::<RecordLine>(),
+    }
+}
+
+/// Schema problems of `value`, with instance paths and keywords.
+pub fn schema_problems(schema: &Value, value: &Value) -> Vec<Problem> {
+    let validator = match jsonschema::validator_for(schema) {
+        Ok(v) => v,
+        Err(e) => return vec![problem("", "schema", format!("internal schema error: {e}"))],
+    };
+    validator
+        .iter_errors(value)
+        .map(|e| {
+            problem(
+                e.instance_path().as_str(),
+                e.kind().keyword(),
+                e.to_string(),
+            )
+        })
+        .collect()
+}
+
+fn typed<T: DeserializeOwned>(value: &Value) -> Result<T, Vec<Problem>> {
+    serde_json::from_value(value.clone()).map_err(|e| vec![problem("", "type", e.to_string())])
+}
+
+/// Every problem of a JSON document of `kind`.
+pub fn check_value(kind: DocumentKind, value: &Value) -> Vec<Problem> {
+    let found = schema_problems(&schema_for(kind), value);
+    if !found.is_empty() {
+        return found;
+    }
+    let structural = |ps: Vec<crate::episode::StructureProblem>| -> Vec<Problem> {
+        ps.into_iter()
+            .map(|p| problem(p.pointer, p.rule, p.message))
+            .collect()
+    };
+    match kind {
+        DocumentKind::Episode => match typed::<Episode>(value) {
+            Ok(e) => structural(structure_problems(&e)),
+            Err(p) => p,
+        },
+        DocumentKind::Scenario => match typed::<Scenario>(value) {
+            Ok(s) => structural(scenario_problems(&s)),
+            Err(p) => p,
+        },
+        DocumentKind::AgentTurn => typed::<AgentTurn>(value).err().unwrap_or_default(),
+        DocumentKind::Config => match typed::<Config>(value) {
+            Ok(c) => c
+                .validate()
+                .into_iter()
+                .map(|p| problem(p.pointer(), p.rule, p.message))
+                .collect(),
+            Err(p) => p,
+        },
+        DocumentKind::FlightRecord => typed::<RecordLine>(value).err().unwrap_or_default(),
+    }
+}
+
+fn check_config(text: &str) -> Vec<Problem> {
+    let table: toml::Table = match toml::from_str(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let line = e.span().map(|s| line_col(text, s.start));
+            return vec![Problem {
+                pointer: String::new(),
+                rule: "syntax".into(),
+                message: format!("not valid TOML: {}", e.message()),
+                line,
+            }];
+        }
+    };
+    match serde_json::to_value(&table) {
+        Ok(v) => check_value(DocumentKind::Config, &v),
+        Err(e) => vec![problem(
+            "",
+            "syntax",
+            format!("TOML value not representable: {e}"),
+        )],
+    }
+}
+
+fn check_record(text: &str) -> Vec<Problem> {
+    match parse_record(text) {
+        Ok(r) if r.lines.is_empty() => vec![problem("", "non_empty", "the record has no lines")],
+        Ok(r) if r.torn_tail => vec![Problem {
+            pointer: String::new(),
+            rule: "torn_tail".into(),
+            message: format!(
+                "the last line is torn (an interrupted write); {} earlier lines are sound",
+                r.lines.len()
+            ),
+            line: Some((r.lines.len() + 1, 1)),
+        }],
+        Ok(_) => Vec::new(),
+        Err(e) => vec![problem("", "record", e.to_string())],
+    }
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}

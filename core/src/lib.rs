@@ -1,0 +1,35 @@
+//! # alpha3-core
+//!
+//! The pure decisions of alpha3: nothing here reads a clock, touches a file or a socket, or draws
+//! a random number — time and seeds are arguments. That keeps the code that decides whether the
+//! aircraft may do something readable, testable and replayable without a flight controller or an
+//! LLM.
+//!
+//! A tour:
+//! - [`frames`]: local ENU ↔ NED ↔ WGS-84, the one place frames are converted.
+//! - [`snapshot`]: [`snapshot::VehicleSnapshot`], what the runtime knows about the vehicle.
+//! - [`command`]: what a policy may ask; [`gate::ApprovedCommand`] is what a vehicle accepts, and
+//!   only [`gate`] can make one.
+//! - [`protocol`]: the tool catalogue (MCP tools, A2A tasks) with JSON Schemas, and agent turns.
+//! - [`episode`]: α3-Bench episode files, read and written losslessly.
+//! - [`scenario`]: UAVBench scenarios. [`airspace`]: fences and no-fly zones.
+//! - [`record`]: the flight record (JSON Lines). [`config`]: TOML configuration and its rules.
+//! - [`schema`] and [`document`]: published JSON Schemas and document checking for `validate`.
+//! - [`link`]: slices and link samples.
+
+pub mod airspace;
+pub mod command;
+pub mod config;
+pub mod document;
+pub mod episode;
+pub mod frames;
+pub mod gate;
+pub mod link;
+pub mod protocol;
+pub mod record;
+pub mod scenario;
+pub mod schema;
+pub mod snapshot;
+
+/// The α3 metric version every score and report carries (ALPHA3.md).
+pub const METRIC_VERSION: &str = "alpha3-v1";

@@ -1,0 +1,13 @@
+//! The agent's protocol: the tool catalogue with its schemas, and the shape of an agent turn.
+//! The LLM's text is untrusted input; parsing and repair live here too (see the policy issue).
+
+mod catalogue;
+pub mod tools;
+mod turn;
+mod turn_schema;
+
+pub use catalogue::{
+    ToolClass, ToolKind, ToolSpec, a2a_tasks_list, catalogue, find, mcp_tools_list, schema_of,
+};
+pub use turn::{Action, AgentTurn};
+pub use turn_schema::agent_turn_schema;

@@ -1,0 +1,278 @@
+//! Argument and result types of every tool and A2A task. The JSON Schemas of the catalogue are
+//! generated from these types, so the schema and the code cannot drift apart.
+
+use crate::link::Slice;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A point in the local frame: metres east (x), north (y) and up (z) from home.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Point3 {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+}
+
+/// A horizontal point in the local frame, metres.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Point2 {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A pose: position (metres, local ENU) and heading (degrees from north, clockwise).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Pose {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+    pub yaw: f64,
+}
+
+/// No arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TakeoffArgs {
+    /// Target height above home, metres.
+    pub altitude_m: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetWaypointArgs {
+    pub waypoint: Point3,
+    /// Cruise speed for this leg, m/s; the current speed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mps: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetAltitudeArgs {
+    /// Height above home, metres.
+    pub altitude_m: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetSpeedArgs {
+    pub speed_mps: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HoldArgs {
+    /// How long to hold, seconds; until the next command when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_s: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LandArgs {
+    /// An authorised landing site (home or a listed site); in place when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<Point2>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckGeofenceArgs {
+    pub point: Point3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SensorArgs {
+    /// A payload id or on-board sensor name (`rgb`, `thermal`, `lidar`, …).
+    pub sensor: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureArgs {
+    pub sensor: String,
+    /// What to capture.
+    #[serde(default)]
+    pub kind: CaptureKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CaptureKind {
+    #[default]
+    Image,
+    /// A short video clip (bulk data: eMBB).
+    Clip,
+    Scan,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchSliceArgs {
+    pub slice: Slice,
+}
+
+// ---- results ----
+
+/// Outcome of a command-type tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandStatus {
+    /// Sent and confirmed by telemetry.
+    Completed,
+    /// Sent and acknowledged; in progress.
+    Accepted,
+    /// Refused by the safety gate (see `findings`).
+    Denied,
+    /// Held back by the slice policy until the link allows it.
+    Deferred,
+    /// Queued by the slice policy, sent when the link recovers.
+    Buffered,
+    /// The vehicle refused or did not confirm in time.
+    Failed,
+}
+
+/// A gate finding as the agent sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FindingObservation {
+    /// Stable dotted id, e.g. `gate.geofence.outside`.
+    pub id: String,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CommandResult {
+    pub status: CommandStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<FindingObservation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TelemetryResult {
+    pub pose: Pose,
+    pub speed_mps: f64,
+    pub battery_pct: f64,
+    pub armed: bool,
+    pub mode: String,
+    pub airborne: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GeofenceResult {
+    pub inside: bool,
+    /// Distance to the nearest boundary, metres (negative when outside).
+    pub margin_m: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<FindingObservation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SensorResult {
+    pub status: CommandStatus,
+    pub sensor: String,
+    pub active: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CaptureResult {
+    pub status: CommandStatus,
+    pub sensor: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture_id: Option<String>,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SwitchSliceResult {
+    pub status: CommandStatus,
+    pub slice: Slice,
+    /// When the switch takes effect, milliseconds from now.
+    pub effective_after_ms: u64,
+}
+
+// ---- A2A payloads and answers ----
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CollisionAvoidancePayload {
+    pub pose: Point3,
+    /// The planned path ahead, in order.
+    pub planned_path: Vec<Point3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mps: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CollisionAvoidanceAnswer {
+    pub collision_risk: bool,
+    /// Closest point of approach between the two plans, metres.
+    pub cpa_distance_m: f64,
+    /// Time to the closest point of approach, seconds.
+    pub cpa_time_s: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusUpdatePayload {
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pose: Option<Point3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battery_pct: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AckAnswer {
+    pub ack: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandoverPayload {
+    /// The task or mission segment handed over.
+    pub task: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waypoints: Option<Vec<Point3>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HandoverAnswer {
+    pub accepted: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwarmCoordinationPayload {
+    /// What is proposed: `formation`, `area_split`, `deconflict`.
+    pub proposal: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Vec<Point2>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SwarmCoordinationAnswer {
+    pub accepted: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assignment: Option<String>,
+}

@@ -1,0 +1,311 @@
+//! The flight record: one JSON object per line, append-only, the truth for scoring and replay.
+//!
+//! Every line is a [`RecordLine`]: the format version, a sequence number, the time on the
+//! runtime's clock and one [`Event`]. A reader skips a torn last line (a crash mid-write) and
+//! keeps every earlier line.
+
+use crate::frames::Enu;
+use crate::link::LinkSample;
+use crate::protocol::{Action, AgentTurn};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Version of the record format; bump when an event changes shape.
+pub const RECORD_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RecordLine {
+    /// Record format version ([`RECORD_VERSION`]).
+    pub v: u32,
+    /// 0-based, consecutive within one record.
+    pub seq: u64,
+    /// Milliseconds since the episode started, on the runtime's clock.
+    pub t_ms: u64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// First line: what ran, with which seeds and settings.
+    Header {
+        episode_id: String,
+        scenario: String,
+        seed: u64,
+        policy: String,
+        model: Option<String>,
+        operator_version: String,
+        metric_version: String,
+        alpha3_version: String,
+        /// The effective configuration, as JSON.
+        config: Value,
+    },
+    /// One call of the policy: prompt and completion with exact token counts.
+    Generation {
+        turn: u32,
+        attempt: u32,
+        prompt: String,
+        completion: String,
+        prompt_tokens: u64,
+        /// Prompt tokens served from the KV cache (not evaluated again).
+        cached_tokens: u64,
+        completion_tokens: u64,
+        latency_ms: f64,
+        ttft_ms: Option<f64>,
+        /// The parse/validation error that led to a repair, if any.
+        error: Option<String>,
+    },
+    /// An agent turn as parsed and accepted.
+    AgentTurn { turn: u32, agent_turn: AgentTurn },
+    /// An operator turn.
+    OperatorTurn {
+        turn: u32,
+        intent: String,
+        text: String,
+        #[serde(default)]
+        actions: Vec<Action>,
+    },
+    /// The gate's decision on one action.
+    Verdict {
+        turn: u32,
+        action: u32,
+        outcome: String,
+        findings: Vec<FindingRecord>,
+    },
+    /// The slice policy's decision on one action.
+    SliceDecision {
+        turn: u32,
+        action: u32,
+        decision: String,
+    },
+    /// What the agent got back for one action.
+    Observation {
+        turn: u32,
+        action: u32,
+        tool: String,
+        result: Value,
+        executed: bool,
+    },
+    /// A link measurement.
+    Link { sample: LinkSample },
+    /// A downsampled truth sample from the world (closed loop) or telemetry (onboard).
+    Truth {
+        position: Enu,
+        velocity: Enu,
+        battery_pct: f64,
+        armed: bool,
+        airborne: bool,
+    },
+    /// A violation observed in the truth (not claimed by the agent).
+    Violation { kind: String, detail: String },
+    /// The watchdog acted (hold, return, land).
+    Watchdog { action: String, reason: String },
+    /// The episode ended.
+    Termination {
+        reason: String,
+        success: bool,
+        turns: u32,
+    },
+    /// The episode's α3 score, as computed at the end.
+    Score {
+        metric_version: String,
+        alpha3: f64,
+        pillars: Value,
+    },
+}
+
+/// A gate finding as recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FindingRecord {
+    pub id: String,
+    pub severity: String,
+    pub reason: String,
+    pub limit: f64,
+    pub measured: f64,
+}
+
+impl From<&crate::gate::Finding> for FindingRecord {
+    fn from(f: &crate::gate::Finding) -> Self {
+        Self {
+            id: f.id.to_string(),
+            severity: format!("{:?}", f.severity).to_lowercase(),
+            reason: f.reason.to_string(),
+            limit: f.limit,
+            measured: f.measured,
+        }
+    }
+}
+
+/// Errors reading a record.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum RecordError {
+    #[error("line {line}: {message}")]
+    Malformed { line: usize, message: String },
+    #[error(
+        "line {line}: record version {found} is newer than this build reads ({RECORD_VERSION})"
+    )]
+    Version { line: usize, found: u32 },
+    #[error("line {line}: sequence number {found}, expected {expected}")]
+    Sequence {
+        line: usize,
+        found: u64,
+        expected: u64,
+    },
+}
+
+/// The lines of a record, and whether a torn last line was dropped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedRecord {
+    pub lines: Vec<RecordLine>,
+    pub torn_tail: bool,
+}
+
+/// Parses a whole record. A last line without its newline that does not parse is a torn write
+/// and is dropped (reported in `torn_tail`); any other bad line is an error.
+pub fn parse_record(text: &str) -> Result<ParsedRecord, RecordError> {
+    let mut lines = Vec::new();
+    let mut torn_tail = false;
+    let ends_with_newline = text.ends_with('\n');
+    let raw: Vec<&str> = text.split_terminator('\n').collect();
+    for (i, line) in raw.iter().enumerate() {
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed: Result<RecordLine, _> = serde_json::from_str(line);
+        match parsed {
+            Ok(l) => {
+                if l.v > RECORD_VERSION {
+                    return Err(RecordError::Version {
+                        line: number,
+                        found: l.v,
+                    });
+                }
+                let expected = lines.len() as u64;
+                if l.seq != expected {
+                    return Err(RecordError::Sequence {
+                        line: number,
+                        found: l.seq,
+                        expected,
+                    });
+                }
+                lines.push(l);
+            }
+            Err(_) if i + 1 == raw.len() && !ends_with_newline => torn_tail = true,
+            Err(e) => {
+                return Err(RecordError::Malformed {
+                    line: number,
+                    message: e.to_string(),
+                });
+            }
+        }
+    }
+    Ok(ParsedRecord { lines, torn_tail })
+}
+
+/// One line of JSON Lines output for `line`, newline included.
+pub fn to_json_line(line: &RecordLine) -> String {
+    let mut s = serde_json::to_string(line).unwrap_or_else(|e| {
+        // Serialising our own types cannot fail (no maps with non-string keys); keep the
+        // record parseable if it ever does.
+        format!(r#"{{"v":{RECORD_VERSION},"seq":{},"t_ms":{},"event":"violation","kind":"record","detail":{:?}}}"#, line.seq, line.t_ms, e.to_string())
+    });
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(seq: u64, event: Event) -> RecordLine {
+        RecordLine {
+            v: RECORD_VERSION,
+            seq,
+            t_ms: seq * 100,
+            event,
+        }
+    }
+
+    fn sample() -> Vec<RecordLine> {
+        vec![
+            line(
+                0,
+                Event::Watchdog {
+                    action: "hold".into(),
+                    reason: "deadline".into(),
+                },
+            ),
+            line(
+                1,
+                Event::Violation {
+                    kind: "altitude".into(),
+                    detail: "z 151 > 150 m".into(),
+                },
+            ),
+            line(
+                2,
+                Event::Termination {
+                    reason: "mission_complete".into(),
+                    success: true,
+                    turns: 10,
+                },
+            ),
+        ]
+    }
+
+    #[test]
+    fn lines_round_trip() {
+        let text: String = sample().iter().map(to_json_line).collect();
+        let parsed = parse_record(&text).unwrap();
+        assert_eq!(parsed.lines, sample());
+        assert!(!parsed.torn_tail);
+        assert!(
+            text.lines()
+                .next()
+                .unwrap()
+                .starts_with(r#"{"v":1,"seq":0,"t_ms":0,"event":"watchdog""#)
+        );
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_earlier_lines_kept() {
+        let mut text: String = sample().iter().map(to_json_line).collect();
+        let cut = text.len() - 20;
+        text.truncate(cut);
+        let parsed = parse_record(&text).unwrap();
+        assert_eq!(parsed.lines, sample()[..2].to_vec());
+        assert!(parsed.torn_tail);
+    }
+
+    #[test]
+    fn a_bad_middle_line_is_an_error_with_its_number() {
+        let mut lines: Vec<String> = sample().iter().map(to_json_line).collect();
+        lines[1] = "{not json\n".into();
+        let err = parse_record(&lines.concat()).unwrap_err();
+        assert!(
+            matches!(err, RecordError::Malformed { line: 2, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn gaps_and_future_versions_are_refused() {
+        let mut s = sample();
+        s.remove(1);
+        let text: String = s.iter().map(to_json_line).collect();
+        assert!(matches!(
+            parse_record(&text),
+            Err(RecordError::Sequence { line: 2, .. })
+        ));
+        let mut l = sample()[0].clone();
+        l.v = RECORD_VERSION + 1;
+        assert!(matches!(
+            parse_record(&to_json_line(&l)),
+            Err(RecordError::Version { .. })
+        ));
+    }
+}

