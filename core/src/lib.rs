@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod record;
 pub mod scenario;
 pub mod schema;
+pub mod score;
 pub mod snapshot;
 
 /// The α3 metric version every score and report carries (ALPHA3.md).

@@ -1,1 +1,33 @@
-fn main() {}
+//! The `alpha3` binary: parse the command line, set up logs, run the subcommand.
+
+use alpha3::cli::{Cli, Command};
+use alpha3::commands::{bench, fly, perf, sim_vehicle, sitl, validate};
+use alpha3::exit;
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&cli.log));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let result = match &cli.command {
+        Command::Bench(a) => bench::run(a),
+        Command::Score(a) => alpha3::score::run(a),
+        Command::Fly(a) => fly::run(a),
+        Command::Sitl(a) => sitl::run(a),
+        Command::SimVehicle(a) => sim_vehicle::run(a),
+        Command::Perf(a) => perf::run(a),
+        Command::Validate(a) => validate::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("alpha3: error: {e:#}");
+            exit::code(exit::FAILURE)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! `alpha3 validate FILE…`: configs, scenarios, episode files and flight records, each checked
+//! against its schema and rules; every problem names the file, the JSON path and the rule.
+
+use alpha3_core::document::{DocumentKind, Problem, check_text, detect_kind};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Files or directories (searched recursively for .toml, .json and .jsonl files).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Treat every file as this kind instead of guessing from its name and content.
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    /// Print only problems, not a line per valid file.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum KindArg {
+    Config,
+    Scenario,
+    Episode,
+    AgentTurn,
+    Record,
+}
+
+impl From<KindArg> for DocumentKind {
+    fn from(k: KindArg) -> Self {
+        match k {
+            KindArg::Config => DocumentKind::Config,
+            KindArg::Scenario => DocumentKind::Scenario,
+            KindArg::Episode => DocumentKind::Episode,
+            KindArg::AgentTurn => DocumentKind::AgentTurn,
+            KindArg::Record => DocumentKind::FlightRecord,
+        }
+    }
+}
+
+/// The outcome for one file.
+#[derive(Debug)]
+pub struct FileReport {
+    pub path: PathBuf,
+    pub kind: Option<DocumentKind>,
+    pub problems: Vec<Problem>,
+    /// Set when the file could not be read or its kind not told.
+    pub error: Option<String>,
+}
+
+impl FileReport {
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none() && self.problems.is_empty()
+    }
+}
+
+/// Checks one file.
+pub fn check_file(path: &Path, kind: Option<DocumentKind>) -> FileReport {
+    let mut report = FileReport {
+        path: path.to_path_buf(),
+        kind,
+        problems: Vec::new(),
+        error: None,
+    };
+    let text = match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                report.error = Some(format!("not UTF-8 text: {e}"));
+                return report;
+            }
+        },
+        Err(e) => {
+            report.error = Some(format!("cannot read: {e}"));
+            return report;
+        }
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let Some(kind) = kind.or_else(|| detect_kind(name, &text)) else {
+        report.error = Some(
+            "cannot tell what this file is (config .toml, scenario, episode, agent turn, record .jsonl); use --kind".into(),
+        );
+        return report;
+    };
+    report.kind = Some(kind);
+    report.problems = check_text(kind, &text);
+    report
+}
+
+/// Expands directories into the files they hold, in a stable order.
+pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found);
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| matches!(x, "toml" | "json" | "jsonl"))
+        {
+            out.push(p);
+        }
+    }
+}
+
+pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
+    let files = expand(&args.paths);
+    if files.is_empty() {
+        eprintln!("alpha3 validate: no .toml, .json or .jsonl files found");
+        return Ok(crate::exit::code(crate::exit::INVALID));
+    }
+    let mut bad = 0usize;
+    for f in &files {
+        let r = check_file(f, args.kind.map(Into::into));
+        let shown = f.display();
+        if let Some(e) = &r.error {
+            bad += 1;
+            println!("{shown}: error: {e}");
+        } else if r.problems.is_empty() {
+            if !args.quiet {
+                println!("{shown}: ok ({})", r.kind.map_or("?", DocumentKind::name));
+            }
+        } else {
+            bad += 1;
+            for p in &r.problems {
+                println!("{shown}: {p}");
+            }
+        }
+    }
+    println!("{} file(s) checked, {} valid, {} invalid", files.len(), files.len() - bad, bad);
+    Ok(crate::exit::code(if bad == 0 { crate::exit::OK } else { crate::exit::INVALID }))
+}

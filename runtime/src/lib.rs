@@ -1,0 +1,10 @@
+//! # alpha3
+//!
+//! The runtime and the `alpha3` command: policies (LLMs), the agent loop, the watchdog, the
+//! flight record, benchmarks and reports. Decisions are made in `alpha3-core`; this crate reads
+//! clocks, files and sockets and calls it.
+
+pub mod cli;
+pub mod commands;
+pub mod exit;
+pub mod score;
