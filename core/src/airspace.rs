@@ -81,7 +81,7 @@ impl Area {
             }
             Area::Cylinder {
                 floor_m, ceiling_m, ..
-            } if !(floor_m < ceiling_m) => Some(format!(
+            } if floor_m >= ceiling_m || floor_m.is_nan() || ceiling_m.is_nan() => Some(format!(
                 "floor_m ({floor_m}) must be below ceiling_m ({ceiling_m})"
             )),
             _ => None,

@@ -21,6 +21,10 @@ pub enum DocumentKind {
     Episode,
     AgentTurn,
     FlightRecord,
+    /// A JSON Schema document (checked against the draft 2020-12 meta-schema).
+    JsonSchema,
+    /// An MCP `tools/list` result.
+    ToolsList,
 }
 
 impl DocumentKind {
@@ -31,6 +35,8 @@ impl DocumentKind {
             DocumentKind::Episode => "episode",
             DocumentKind::AgentTurn => "agent turn",
             DocumentKind::FlightRecord => "flight record",
+            DocumentKind::JsonSchema => "JSON Schema",
+            DocumentKind::ToolsList => "MCP tools/list",
         }
     }
 }
@@ -88,7 +94,13 @@ pub fn detect_kind(file_name: &str, text: &str) -> Option<DocumentKind> {
     if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
         return Some(DocumentKind::FlightRecord);
     }
-    // Look at the first top-level keys without requiring the JSON to be complete.
+    if lower.ends_with(".schema.json") {
+        return Some(DocumentKind::JsonSchema);
+    }
+    if lower.ends_with("tools-list.json") {
+        return Some(DocumentKind::ToolsList);
+    }
+    // Look at the keys without requiring the JSON to be complete.
     let has = |key: &str| text.contains(&format!("\"{key}\""));
     if has("dialogue") || has("_meta") || has("initial_state") {
         Some(DocumentKind::Episode)
@@ -106,17 +118,19 @@ pub fn check_text(kind: DocumentKind, text: &str) -> Vec<Problem> {
     match kind {
         DocumentKind::Config => check_config(text),
         DocumentKind::FlightRecord => check_record(text),
-        DocumentKind::Scenario | DocumentKind::Episode | DocumentKind::AgentTurn => {
-            match serde_json::from_str::<Value>(text) {
-                Ok(v) => check_value(kind, &v),
-                Err(e) => vec![Problem {
-                    pointer: String::new(),
-                    rule: "syntax".into(),
-                    message: format!("not valid JSON: {e}"),
-                    line: Some((e.line(), e.column())),
-                }],
-            }
-        }
+        DocumentKind::Scenario
+        | DocumentKind::Episode
+        | DocumentKind::AgentTurn
+        | DocumentKind::JsonSchema
+        | DocumentKind::ToolsList => match serde_json::from_str::<Value>(text) {
+            Ok(v) => check_value(kind, &v),
+            Err(e) => vec![Problem {
+                pointer: String::new(),
+                rule: "syntax".into(),
+                message: format!("not valid JSON: {e}"),
+                line: Some((e.line(), e.column())),
+            }],
+        },
     }
 }
 
@@ -128,7 +142,33 @@ pub fn schema_for(kind: DocumentKind) -> Value {
         DocumentKind::Episode => schema_of::<Episode>(),
         DocumentKind::AgentTurn => agent_turn_schema(&catalogue()),
         DocumentKind::FlightRecord => schema_of::<RecordLine>(),
+        DocumentKind::JsonSchema => meta_schema_2020_12(),
+        DocumentKind::ToolsList => tools_list_schema(),
     }
+}
+
+/// Refers to the draft 2020-12 meta-schema (bundled in the `jsonschema` crate; no network).
+fn meta_schema_2020_12() -> Value {
+    serde_json::json!({"$ref": "https://json-schema.org/draft/2020-12/schema"})
+}
+
+/// The shape of an MCP `tools/list` result.
+fn tools_list_schema() -> Value {
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "required": ["tools"],
+        "properties": {"tools": {"type": "array", "items": {
+            "type": "object",
+            "required": ["name", "inputSchema"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "description": {"type": "string"},
+                "inputSchema": {"$ref": "https://json-schema.org/draft/2020-12/schema"},
+                "outputSchema": {"$ref": "https://json-schema.org/draft/2020-12/schema"}
+            }
+        }}}
+    })
 }
 
 /// Schema problems of `value`, with instance paths and keywords.
@@ -183,6 +223,7 @@ pub fn check_value(kind: DocumentKind, value: &Value) -> Vec<Problem> {
             Err(p) => p,
         },
         DocumentKind::FlightRecord => typed::<RecordLine>(value).err().unwrap_or_default(),
+        DocumentKind::JsonSchema | DocumentKind::ToolsList => Vec::new(),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Every published α3-Bench episode (failure stubs included) round-trips through our types:
 //! parse → write → parse gives equal values, and no field is dropped.
 
+#![allow(clippy::unwrap_used)]
+
 use alpha3_core::episode::Episode;
 use alpha3_tests::{json_files, shared_data};
 use serde_json::Value;

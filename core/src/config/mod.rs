@@ -32,3 +32,143 @@ impl Config {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FULL: &str = include_str!("../../../configs/alpha3.toml");
+
+    #[test]
+    fn every_example_config_parses_and_validates() {
+        for (name, text) in [
+            ("alpha3.toml", FULL),
+            (
+                "quad-x500",
+                include_str!("../../../configs/vehicles/quad-x500.toml"),
+            ),
+            (
+                "hex",
+                include_str!("../../../configs/vehicles/hex-inspection.toml"),
+            ),
+            (
+                "slices",
+                include_str!("../../../configs/slices/6g-default.toml"),
+            ),
+            (
+                "scripted",
+                include_str!("../../../configs/policies/scripted.toml"),
+            ),
+            (
+                "llama",
+                include_str!("../../../configs/policies/llama-local.toml"),
+            ),
+            (
+                "openai",
+                include_str!("../../../configs/policies/openai-remote.toml"),
+            ),
+            (
+                "replay",
+                include_str!("../../../configs/policies/replay-published.toml"),
+            ),
+            ("short", include_str!("../../../configs/bench/short.toml")),
+            (
+                "suite-50",
+                include_str!("../../../configs/bench/suite-50.toml"),
+            ),
+        ] {
+            Config::from_toml(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let c = Config::from_toml(FULL).unwrap();
+        assert_eq!(c.limits.unwrap().return_altitude_m, 60.0);
+        assert_eq!(c.link.unwrap().autopilot, AutopilotKind::Auto);
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_with_their_name() {
+        let e =
+            Config::from_toml("[limits]\nmin_altitude_m = 1.0\naltitude_max = 5.0\n").unwrap_err();
+        assert!(e.to_string().contains("altitude_max"), "{e}");
+        let e = Config::from_toml("[gate]\nx = 1\n").unwrap_err();
+        assert!(e.to_string().contains("gate"), "{e}");
+    }
+
+    #[test]
+    fn return_altitude_must_lie_in_the_band() {
+        let e =
+            Config::from_toml(&FULL.replace("return_altitude_m = 60.0", "return_altitude_m = 5.0"))
+                .unwrap_err();
+        let ConfigError::Invalid(problems) = e else {
+            panic!("{e}")
+        };
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].path, "limits.return_altitude_m");
+        assert_eq!(problems[0].rule, "return_altitude_in_band");
+        assert_eq!(problems[0].pointer(), "/limits/return_altitude_m");
+    }
+
+    #[test]
+    fn cross_field_rules_are_each_enforced() {
+        for (from, to, rule) in [
+            (
+                "hard_reserve_battery_pct = 15.0",
+                "hard_reserve_battery_pct = 30.0",
+                "hard_reserve_below_reserve",
+            ),
+            (
+                "min_altitude_m = 10.0",
+                "min_altitude_m = 130.0",
+                "altitude_band",
+            ),
+            (
+                "cruise_speed_mps = 8.0",
+                "cruise_speed_mps = 13.0",
+                "within_max_speed",
+            ),
+            ("max_attempts = 1", "max_attempts = 4", "attempts_1_to_3"),
+            (
+                "backend = \"scripted\"",
+                "backend = \"llama\"",
+                "backend_section",
+            ),
+            (
+                "connect = \"udpin:0.0.0.0:14540\"",
+                "connect = \"udp:14540\"",
+                "address",
+            ),
+            (
+                "require_signing = false",
+                "require_signing = true",
+                "signing_key",
+            ),
+            (
+                "hold_setpoint_hz = 10.0",
+                "hold_setpoint_hz = 1.0",
+                "offboard_rate",
+            ),
+            (
+                "max_altitude_m = 120.0",
+                "max_altitude_m = 12.0",
+                "band_holds_stopping_distance",
+            ),
+        ] {
+            assert!(FULL.contains(from), "{from}");
+            let e = Config::from_toml(&FULL.replacen(from, to, 1)).unwrap_err();
+            let ConfigError::Invalid(problems) = e else {
+                panic!("{rule}: {e}")
+            };
+            assert!(
+                problems.iter().any(|p| p.rule == rule),
+                "{rule}: {problems:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_type_error_names_the_key() {
+        let e =
+            Config::from_toml(&FULL.replace("max_speed_mps = 12.0", "max_speed_mps = \"fast\""))
+                .unwrap_err();
+        assert!(e.to_string().contains("max_speed_mps"), "{e}");
+    }
+}

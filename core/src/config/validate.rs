@@ -351,16 +351,22 @@ fn bench(p: &mut Problems, b: &BenchSuite) {
 
 /// Rules between sections.
 fn cross(p: &mut Problems, c: &Config) {
-    if let (Some(pc), Some(w)) = (&c.policy, &c.watchdog)
-        && w.step_interval_ms > pc.deadline_ms.saturating_mul(4)
-    {
-        p.push(
-            "watchdog.step_interval_ms",
-            "ladder_after_deadline",
-            format!(
-                "step interval {} ms is over 4× the decision deadline {} ms: the vehicle would wait too long",
-                w.step_interval_ms, pc.deadline_ms
-            ),
-        );
+    if let (Some(l), Some(v)) = (&c.limits, &c.vehicle) {
+        // The gate's stopping-distance margin v²/2a must fit inside the altitude band, or no
+        // descent at full rate could ever be approved near the floor.
+        let stop_m = v.max_descent_mps.powi(2) / (2.0 * v.max_accel_mps2);
+        if v.max_accel_mps2 > 0.0
+            && stop_m + l.position_uncertainty_m >= l.max_altitude_m - l.min_altitude_m
+        {
+            p.push(
+                "limits.max_altitude_m",
+                "band_holds_stopping_distance",
+                format!(
+                    "the altitude band ({} m) is narrower than the vertical stopping distance plus uncertainty ({stop_m:.1} + {} m)",
+                    l.max_altitude_m - l.min_altitude_m,
+                    l.position_uncertainty_m
+                ),
+            );
+        }
     }
 }

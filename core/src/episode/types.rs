@@ -29,12 +29,11 @@ impl Episode {
     }
 }
 
-/// Who speaks a turn.
+/// Who speaks a turn: the agent, or the user (the operator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Speaker {
     Agent,
-    /// The operator.
     User,
 }
 

@@ -26,6 +26,8 @@ pub enum KindArg {
     Episode,
     AgentTurn,
     Record,
+    Schema,
+    ToolsList,
 }
 
 impl From<KindArg> for DocumentKind {
@@ -36,6 +38,8 @@ impl From<KindArg> for DocumentKind {
             KindArg::Episode => DocumentKind::Episode,
             KindArg::AgentTurn => DocumentKind::AgentTurn,
             KindArg::Record => DocumentKind::FlightRecord,
+            KindArg::Schema => DocumentKind::JsonSchema,
+            KindArg::ToolsList => DocumentKind::ToolsList,
         }
     }
 }
@@ -147,6 +151,15 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    println!("{} file(s) checked, {} valid, {} invalid", files.len(), files.len() - bad, bad);
-    Ok(crate::exit::code(if bad == 0 { crate::exit::OK } else { crate::exit::INVALID }))
+    println!(
+        "{} file(s) checked, {} valid, {} invalid",
+        files.len(),
+        files.len() - bad,
+        bad
+    );
+    Ok(crate::exit::code(if bad == 0 {
+        crate::exit::OK
+    } else {
+        crate::exit::INVALID
+    }))
 }
