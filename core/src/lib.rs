@@ -15,7 +15,7 @@
 //! - [`scenario`]: UAVBench scenarios. [`airspace`]: fences and no-fly zones.
 //! - [`record`]: the flight record (JSON Lines). [`config`]: TOML configuration and its rules.
 //! - [`schema`] and [`document`]: published JSON Schemas and document checking for `validate`.
-//! - [`link`]: slices and link samples.
+//! - [`link`]: slices and link samples. [`vehicle`]: the vehicle-link trait every backend implements.
 
 pub mod airspace;
 pub mod command;
@@ -31,6 +31,7 @@ pub mod scenario;
 pub mod schema;
 pub mod score;
 pub mod snapshot;
+pub mod vehicle;
 
 /// The α3 metric version every score and report carries (ALPHA3.md).
 pub const METRIC_VERSION: &str = "alpha3-v1";
