@@ -15,7 +15,8 @@
 //! - [`scenario`]: UAVBench scenarios. [`airspace`]: fences and no-fly zones.
 //! - [`record`]: the flight record (JSON Lines). [`config`]: TOML configuration and its rules.
 //! - [`schema`] and [`document`]: published JSON Schemas and document checking for `validate`.
-//! - [`link`]: slices and link samples. [`vehicle`]: the vehicle-link trait every backend implements.
+//! - [`link`]: slices, link samples, the link monitor and the slice policy.
+//! - [`vehicle`]: the vehicle-link trait every backend implements. [`watchdog`]: the failsafe ladder.
 
 pub mod airspace;
 pub mod command;
@@ -32,6 +33,7 @@ pub mod schema;
 pub mod score;
 pub mod snapshot;
 pub mod vehicle;
+pub mod watchdog;
 
 /// The α3 metric version every score and report carries (ALPHA3.md).
 pub const METRIC_VERSION: &str = "alpha3-v1";

@@ -1,5 +1,9 @@
-//! Network slices and link measurements (the inputs of the slice policy).
+//! Network slices, link measurements, the link monitor and the slice policy.
 
+mod monitor;
 mod sample;
+mod slice_policy;
 
+pub use monitor::{LinkCondition, LinkMonitor, LinkState, MonitorSettings};
 pub use sample::{HardThresholds, LinkSample, Slice};
+pub use slice_policy::{SliceDecision, TelemetryProfile, decide, telemetry_profile};

@@ -1,0 +1,162 @@
+//! The slice policy: given the link and an action's class, send now, switch slice first,
+//! buffer, or defer. Control goes on URLLC and is never held back; bulk sensing goes on eMBB
+//! (URLLC also fits) and is deferred under hard conditions; monitoring fits any slice.
+
+use super::monitor::{LinkCondition, LinkState};
+use super::sample::Slice;
+use crate::protocol::ToolClass;
+use serde::{Deserialize, Serialize};
+
+/// What to do with one action now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "decision", content = "slice")]
+pub enum SliceDecision {
+    /// Send on the current slice.
+    SendNow,
+    /// Switch the link to this slice, then send.
+    SwitchFirst(Slice),
+    /// Keep it queued; send when the link is back.
+    Buffer,
+    /// Do not send it in this state; the agent is told it was deferred.
+    Defer,
+}
+
+/// Telemetry stream rates the link can afford (MAV_CMD_SET_MESSAGE_INTERVAL on a real link).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TelemetryProfile {
+    Full,
+    /// Lower rates under hard conditions; restored when the link recovers.
+    Reduced,
+}
+
+/// Decides for one action of `class` under `link`.
+pub fn decide(class: ToolClass, link: &LinkState) -> SliceDecision {
+    match (link.condition, class) {
+        // A lost link carries nothing; the watchdog takes over the vehicle.
+        (LinkCondition::Lost, ToolClass::Monitoring) => SliceDecision::SendNow,
+        (LinkCondition::Lost, _) => SliceDecision::Buffer,
+        (_, ToolClass::ControlCritical) if link.slice != Slice::Urllc => {
+            SliceDecision::SwitchFirst(Slice::Urllc)
+        }
+        (_, ToolClass::ControlCritical) => SliceDecision::SendNow,
+        (LinkCondition::Hard, ToolClass::Sensing) => SliceDecision::Defer,
+        (LinkCondition::Good, ToolClass::Sensing) if !class.fits_slice(link.slice) => {
+            SliceDecision::SwitchFirst(Slice::Embb)
+        }
+        (_, ToolClass::Sensing) | (_, ToolClass::Monitoring) => SliceDecision::SendNow,
+    }
+}
+
+/// Telemetry rates for `link`.
+pub fn telemetry_profile(link: &LinkState) -> TelemetryProfile {
+    match link.condition {
+        LinkCondition::Good => TelemetryProfile::Full,
+        LinkCondition::Hard | LinkCondition::Lost => TelemetryProfile::Reduced,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(condition: LinkCondition, slice: Slice) -> LinkState {
+        LinkState {
+            condition,
+            slice,
+            last: None,
+            last_at_ms: None,
+        }
+    }
+
+    #[test]
+    fn control_goes_on_urllc_and_is_never_deferred() {
+        use LinkCondition::*;
+        assert_eq!(
+            decide(ToolClass::ControlCritical, &link(Good, Slice::Urllc)),
+            SliceDecision::SendNow
+        );
+        assert_eq!(
+            decide(ToolClass::ControlCritical, &link(Hard, Slice::Urllc)),
+            SliceDecision::SendNow
+        );
+        assert_eq!(
+            decide(ToolClass::ControlCritical, &link(Good, Slice::Embb)),
+            SliceDecision::SwitchFirst(Slice::Urllc)
+        );
+        assert_eq!(
+            decide(ToolClass::ControlCritical, &link(Hard, Slice::Mmtc)),
+            SliceDecision::SwitchFirst(Slice::Urllc)
+        );
+        assert_eq!(
+            decide(ToolClass::ControlCritical, &link(Lost, Slice::Urllc)),
+            SliceDecision::Buffer
+        );
+    }
+
+    #[test]
+    fn sensing_is_deferred_when_hard_and_moved_off_mmtc() {
+        use LinkCondition::*;
+        assert_eq!(
+            decide(ToolClass::Sensing, &link(Hard, Slice::Embb)),
+            SliceDecision::Defer
+        );
+        assert_eq!(
+            decide(ToolClass::Sensing, &link(Good, Slice::Embb)),
+            SliceDecision::SendNow
+        );
+        assert_eq!(
+            decide(ToolClass::Sensing, &link(Good, Slice::Urllc)),
+            SliceDecision::SendNow
+        );
+        assert_eq!(
+            decide(ToolClass::Sensing, &link(Good, Slice::Mmtc)),
+            SliceDecision::SwitchFirst(Slice::Embb)
+        );
+    }
+
+    #[test]
+    fn monitoring_goes_anywhere_and_telemetry_shrinks_when_hard() {
+        for c in [
+            LinkCondition::Good,
+            LinkCondition::Hard,
+            LinkCondition::Lost,
+        ] {
+            assert_eq!(
+                decide(ToolClass::Monitoring, &link(c, Slice::Mmtc)),
+                SliceDecision::SendNow
+            );
+        }
+        assert_eq!(
+            telemetry_profile(&link(LinkCondition::Hard, Slice::Urllc)),
+            TelemetryProfile::Reduced
+        );
+        assert_eq!(
+            telemetry_profile(&link(LinkCondition::Good, Slice::Urllc)),
+            TelemetryProfile::Full
+        );
+    }
+
+    #[test]
+    fn every_decision_puts_the_action_on_a_fitting_slice_or_holds_it() {
+        use LinkCondition::*;
+        for class in [
+            ToolClass::ControlCritical,
+            ToolClass::Sensing,
+            ToolClass::Monitoring,
+        ] {
+            for cond in [Good, Hard, Lost] {
+                for slice in Slice::ALL {
+                    let ok = match decide(class, &link(cond, slice)) {
+                        SliceDecision::SendNow => class.fits_slice(slice),
+                        SliceDecision::SwitchFirst(s) => class.fits_slice(s),
+                        SliceDecision::Buffer | SliceDecision::Defer => {
+                            class != ToolClass::Monitoring
+                        }
+                    };
+                    assert!(ok, "{class:?} {cond:?} {slice:?}");
+                }
+            }
+        }
+    }
+}
