@@ -7,4 +7,5 @@
 pub mod cli;
 pub mod commands;
 pub mod exit;
+pub mod recorder;
 pub mod score;
