@@ -21,6 +21,21 @@ pub enum ConfigError {
 }
 
 impl Config {
+    /// Lays `other` over `self`: every section `other` has replaces the same section here.
+    /// Files compose this way (base config, then vehicle, slices, policy files).
+    pub fn overlay(self, other: Config) -> Config {
+        Config {
+            vehicle: other.vehicle.or(self.vehicle),
+            limits: other.limits.or(self.limits),
+            slices: other.slices.or(self.slices),
+            policy: other.policy.or(self.policy),
+            link: other.link.or(self.link),
+            watchdog: other.watchdog.or(self.watchdog),
+            record: other.record.or(self.record),
+            bench: other.bench.or(self.bench),
+        }
+    }
+
     /// Parses TOML text, then validates it.
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
         let config: Config = toml::from_str(text)?;
@@ -162,6 +177,22 @@ mod tests {
                 "{rule}: {problems:?}"
             );
         }
+    }
+
+    #[test]
+    fn overlay_replaces_whole_sections() {
+        let base = Config::from_toml(FULL).unwrap();
+        let hex = Config::from_toml(include_str!(
+            "../../../configs/vehicles/hex-inspection.toml"
+        ))
+        .unwrap();
+        let llama =
+            Config::from_toml(include_str!("../../../configs/policies/llama-local.toml")).unwrap();
+        let c = base.clone().overlay(hex).overlay(llama);
+        assert_eq!(c.vehicle.as_ref().unwrap().name, "hex-inspection");
+        assert_eq!(c.policy.as_ref().unwrap().backend, PolicyBackend::Llama);
+        assert_eq!(c.limits, base.limits);
+        assert!(c.validate().is_empty(), "{:?}", c.validate());
     }
 
     #[test]

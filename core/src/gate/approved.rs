@@ -25,7 +25,6 @@ pub struct ApprovedCommand {
 
 impl ApprovedCommand {
     /// Only the gate calls this.
-    #[allow(dead_code)] // the gate's evaluate (issue 4) is its caller
     pub(in crate::gate) fn new(command: Command, approved_at_ms: u64) -> Self {
         Self {
             command,

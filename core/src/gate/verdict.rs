@@ -27,11 +27,57 @@ pub struct Finding {
     pub measured: f64,
 }
 
+impl Finding {
+    pub(crate) const fn deny(
+        id: &'static str,
+        reason: &'static str,
+        limit: f64,
+        measured: f64,
+    ) -> Self {
+        Self {
+            id,
+            severity: Severity::Deny,
+            reason,
+            limit,
+            measured,
+        }
+    }
+
+    pub(crate) const fn clamp(
+        id: &'static str,
+        reason: &'static str,
+        limit: f64,
+        measured: f64,
+    ) -> Self {
+        Self {
+            severity: Severity::Clamp,
+            ..Self::deny(id, reason, limit, measured)
+        }
+    }
+}
+
 /// At most this many findings are kept per verdict (the most severe first).
 pub const MAX_FINDINGS: usize = 8;
 
 /// Findings of one evaluation.
 pub type Findings = heapless::Vec<Finding, MAX_FINDINGS>;
+
+/// Adds `f`, keeping the most severe first and, within a severity, the order of the checks;
+/// when full, the least severe (latest) finding gives way.
+pub(crate) fn push_finding(findings: &mut Findings, f: Finding) {
+    let at = findings
+        .iter()
+        .position(|g| g.severity < f.severity)
+        .unwrap_or(findings.len());
+    if findings.is_full() {
+        if at == findings.len() {
+            return;
+        }
+        findings.pop();
+    }
+    // Cannot fail: there is room now.
+    let _ = findings.insert(at, f);
+}
 
 /// The gate's decision on one command.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,5 +112,32 @@ impl Verdict {
             Verdict::Clamped { .. } => "clamped",
             Verdict::Denied(_) => "denied",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_keep_the_most_severe_first_and_in_check_order() {
+        let mut fs = Findings::new();
+        for i in 0..MAX_FINDINGS {
+            push_finding(&mut fs, Finding::clamp("gate.a.clamp", "", i as f64, 0.0));
+        }
+        push_finding(&mut fs, Finding::deny("gate.b.deny", "", 1.0, 0.0));
+        push_finding(&mut fs, Finding::deny("gate.c.deny", "", 2.0, 0.0));
+        assert_eq!(fs.len(), MAX_FINDINGS);
+        assert_eq!(fs[0].id, "gate.b.deny");
+        assert_eq!(fs[1].id, "gate.c.deny");
+        assert_eq!(fs[2].limit, 0.0);
+        assert_eq!(fs[MAX_FINDINGS - 1].limit, 5.0);
+        // A full list of denials drops a new clamp.
+        let mut fs = Findings::new();
+        for _ in 0..MAX_FINDINGS {
+            push_finding(&mut fs, Finding::deny("gate.b.deny", "", 0.0, 0.0));
+        }
+        push_finding(&mut fs, Finding::clamp("gate.a.clamp", "", 0.0, 0.0));
+        assert!(fs.iter().all(|f| f.severity == Severity::Deny));
     }
 }

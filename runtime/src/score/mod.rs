@@ -1,5 +1,20 @@
-//! `alpha3 score`: score flight records or published α3-Bench episodes (issue 3).
+//! `alpha3 score`: score flight records or published α3-Bench episodes and write the
+//! leaderboard. The scoring itself is `alpha3_core::score` (pure); this module finds and reads
+//! files, groups them into runs and writes reports.
+//!
+//! Bad input is data, not a crash: an unreadable, malformed or truncated file is reported
+//! (file, reason) on stderr and in the reports, and counted as a generation failure of its run.
 
+mod compare;
+mod load;
+mod report;
+
+pub use compare::{Comparison, PublishedRow, parse_py_dict, read_published};
+pub use load::{RunKey, discover, score_file};
+pub use report::{CSV_COLUMNS, Leaderboard, py_float};
+
+use alpha3_core::score::{ScoreOptions, Scorer};
+use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,18 +22,75 @@ use std::process::ExitCode;
 /// Arguments of `alpha3 score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// Episode files, directories laid out as `<vendor>/<model>/uav/*.json`, or flight records.
+    /// Episode files, directories laid out as `<vendor>/<model>/uav/*.json`, or flight records
+    /// (`.jsonl`). `.ipynb_checkpoints` folders are skipped.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Write leaderboard.csv, leaderboard.json and leaderboard.md here.
+    /// Write leaderboard.csv, leaderboard.json and leaderboard.md here (and compare.csv with
+    /// --compare); without it the Markdown table goes to stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// A published leaderboard CSV to compare against.
+    /// A published leaderboard CSV to compare against: ours, published and the difference per
+    /// model and column.
     #[arg(long)]
     pub compare: Option<PathBuf>,
+    /// Hold published episodes to the catalogue's argument and result schemas wherever an
+    /// action's name is a catalogue tool (TC); by default their free-form vocabulary is only
+    /// checked for shape.
+    #[arg(long)]
+    pub catalogue_schemas: bool,
 }
 
 /// Runs `alpha3 score`.
-pub fn run(_args: &ScoreArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`alpha3 score` is not in this build yet")
+pub fn run(args: &ScoreArgs) -> anyhow::Result<ExitCode> {
+    let options = ScoreOptions {
+        published_catalogue_schemas: args.catalogue_schemas,
+        ..ScoreOptions::default()
+    };
+    let scorer = Scorer::new(options).context("building the scorer")?;
+    let (files, missing) = discover(&args.paths, args.out.as_deref());
+    for m in &missing {
+        eprintln!("alpha3 score: {}: no such file or directory", m.display());
+    }
+    if files.is_empty() {
+        eprintln!("alpha3 score: no episode files (.json) or flight records (.jsonl) found");
+        return Ok(crate::exit::code(crate::exit::INVALID));
+    }
+    let board = Leaderboard::build(load::score_files(&scorer, &files));
+    for r in &board.runs {
+        for p in &r.problems {
+            eprintln!(
+                "alpha3 score: {}: {} (counted as a generation failure of {})",
+                p.file, p.reason, r.model
+            );
+        }
+    }
+    match &args.out {
+        Some(dir) => {
+            board.write(dir)?;
+            eprintln!(
+                "alpha3 score: {} run(s), {} file(s) scored; wrote {}",
+                board.runs.len(),
+                files.len(),
+                dir.display()
+            );
+        }
+        None => print!("{}", board.to_markdown()),
+    }
+    if let Some(published) = &args.compare {
+        let rows = compare::compare(&board, &read_published(published)?);
+        println!("\nCompared with {}:", published.display());
+        print!("{}", compare::to_table(&rows));
+        if let Some(dir) = &args.out {
+            let path = dir.join("compare.csv");
+            std::fs::write(&path, compare::to_csv(&rows)?)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    let code = if missing.is_empty() {
+        crate::exit::OK
+    } else {
+        crate::exit::INVALID
+    };
+    Ok(crate::exit::code(code))
 }
