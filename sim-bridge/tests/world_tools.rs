@@ -1,0 +1,108 @@
+//! The tool-facing side of the world: geofence checks, slice switches, sensors, telemetry and
+//! the flight controller's own refusals.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use alpha3_core::command::Command;
+use alpha3_core::frames::Enu;
+use alpha3_core::link::Slice;
+use alpha3_core::record::Event;
+use alpha3_core::snapshot::{FlightMode, LandedState};
+use common::{base, ideal_world, patch};
+use serde_json::json;
+
+#[test]
+fn check_geofence_reports_the_smallest_margin() {
+    let v = patch(
+        base(),
+        "/airspace/no_fly_zones",
+        json!([{ "type": "cylinder", "center": [500.0, 500.0], "radius_m": 50, "floor_m": 0, "ceiling_m": 100 }]),
+    );
+    let w = ideal_world(&v);
+    let inside = w.check_geofence(Enu::new(100.0, 300.0, 50.0));
+    assert!(inside.inside);
+    assert_eq!(
+        inside.margin_m, 40.0,
+        "40 m above the 10 m floor of the band"
+    );
+    let zone = w.check_geofence(Enu::new(520.0, 500.0, 50.0));
+    assert!(!zone.inside);
+    assert_eq!(zone.margin_m, -30.0);
+    assert!(
+        w.check_geofence(Enu::new(520.0, 500.0, 120.0)).inside,
+        "above the zone's ceiling"
+    );
+    assert_eq!(w.check_geofence(Enu::new(-5.0, 300.0, 50.0)).margin_m, -5.0);
+}
+
+#[test]
+fn slice_switches_take_their_delay_through_the_world() {
+    let mut w = ideal_world(&base());
+    assert_eq!(w.link_sample().slice, Slice::Urllc);
+    let r = w.switch_slice(Slice::Embb);
+    assert_eq!(r.effective_after_ms, 50);
+    w.advance_to_ms(40);
+    assert_eq!(w.link_sample().slice, Slice::Urllc);
+    w.advance_to_ms(60);
+    assert_eq!(w.link_sample().slice, Slice::Embb);
+}
+
+#[test]
+fn the_flight_controller_refuses_what_an_autopilot_refuses() {
+    let v = patch(base(), "/spawn/xyz", json!([100.0, 100.0, 0.0]));
+    let mut w = ideal_world(&v);
+    let s = w.snapshot();
+    assert_eq!((s.armed, s.landed), (false, LandedState::OnGround));
+    assert!(!w.execute(&Command::Takeoff { altitude_m: 30.0 }).accepted);
+    assert!(
+        !w.execute(&Command::GoTo {
+            target: Enu::new(200.0, 100.0, 30.0),
+            speed_mps: None
+        })
+        .accepted
+    );
+    assert!(w.execute(&Command::Arm).accepted);
+    assert!(w.execute(&Command::Takeoff { altitude_m: 30.0 }).accepted);
+    w.advance_to_ms(1_000);
+    assert_eq!(w.snapshot().mode, FlightMode::Takeoff);
+    assert!(!w.execute(&Command::Disarm).accepted);
+    assert!(w.advance_until_settled(30_000));
+    let t = w.truth();
+    assert!((t.position[2] - 30.0).abs() < 1.0 && t.airborne);
+    assert!(
+        w.violations().is_empty(),
+        "take-off at the launch point is exempt from the band"
+    );
+    match w.truth_event() {
+        Event::Truth {
+            airborne, armed, ..
+        } => assert!(airborne && armed),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn offline_sensors_cannot_be_used() {
+    let v = patch(
+        base(),
+        "/faults",
+        json!([{ "t_s": 1.0, "type": "sensor_offline", "duration_s": 10, "sensor": "thermal_camera_lwir" }]),
+    );
+    let mut w = ideal_world(&v);
+    assert!(w.activate_sensor("thermal").active);
+    w.advance_to_ms(2_000);
+    assert!(!w.activate_sensor("thermal_camera_lwir").active);
+    assert_eq!(
+        w.capture("thermal", alpha3_core::protocol::tools::CaptureKind::Image)
+            .capture_id,
+        None
+    );
+    w.advance_to_ms(12_000);
+    assert!(
+        w.capture("thermal", alpha3_core::protocol::tools::CaptureKind::Image)
+            .capture_id
+            .is_some()
+    );
+    assert!(!w.activate_sensor("sonar").active);
+}
