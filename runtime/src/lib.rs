@@ -9,3 +9,5 @@ pub mod commands;
 pub mod exit;
 pub mod recorder;
 pub mod score;
+pub mod agent;
+pub mod policy;

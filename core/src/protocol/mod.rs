@@ -14,7 +14,8 @@ pub use catalogue::{
 pub use parse::{SchemaBuildError, TurnError, TurnParser, extract_json_object};
 pub use prompt::{
     ChatMessage, Exchange, PromptContext, Role, Situation, ToolObservation, num, render,
-    render_header, render_link, render_situation, render_snapshot, render_turn, repair_message, signature,
+    render_header, render_link, render_situation, render_snapshot, render_turn, repair_message,
+    signature,
 };
 pub use turn::{Action, AgentTurn};
 pub use turn_schema::agent_turn_schema;

@@ -119,7 +119,8 @@ impl TurnParser {
         if !self.turn.is_valid(&value) {
             return Err(TurnError::Schema(self.problems(&value)));
         }
-        serde_json::from_value(value).map_err(|e| TurnError::Schema(vec![clip(&e.to_string(), 200)]))
+        serde_json::from_value(value)
+            .map_err(|e| TurnError::Schema(vec![clip(&e.to_string(), 200)]))
     }
 
     /// Readable problems: the turn's own errors, except that an action's "matches none of the
@@ -202,6 +203,14 @@ pub fn extract_json_object(text: &str) -> Result<Value, TurnError> {
         match stream.next() {
             Some(Ok(v @ Value::Object(_))) => return Ok(v),
             Some(Ok(_)) | None => {}
+            // Cut off before the object closes (a token limit): every later `{` is inside it,
+            // so a nested object must not be mistaken for the answer.
+            Some(Err(e)) if e.is_eof() => {
+                return Err(TurnError::Syntax(format!(
+                    "the answer ends before its JSON object does (too long?): {}",
+                    clip(&e.to_string(), 120)
+                )));
+            }
             Some(Err(e)) => {
                 if first_error.is_none() {
                     first_error = Some(clip(&e.to_string(), 160));
@@ -270,12 +279,26 @@ mod tests {
     }
 
     #[test]
+    fn a_truncated_answer_is_not_mistaken_for_its_inner_object() {
+        let cut = &GOOD[..GOOD.len() - 3];
+        let err = parser().parse(cut).unwrap_err();
+        assert!(
+            matches!(&err, TurnError::Syntax(m) if m.contains("ends before")),
+            "{err:?}"
+        );
+    }
+
+    #[test]
     fn unknown_tools_and_wrong_speakers_are_named() {
         let p = parser();
         let err = p
-            .parse(r#"{"intent":"x","actions":[{"type":"mcp","name":"disable_geofence","args":{}}]}"#)
+            .parse(
+                r#"{"intent":"x","actions":[{"type":"mcp","name":"disable_geofence","args":{}}]}"#,
+            )
             .unwrap_err();
-        assert!(matches!(&err, TurnError::UnknownTool { index: 0, name, .. } if name == "disable_geofence"));
+        assert!(
+            matches!(&err, TurnError::UnknownTool { index: 0, name, .. } if name == "disable_geofence")
+        );
         assert!(err.to_string().contains("set_waypoint"));
         let err = p
             .parse(r#"{"speaker":"user","intent":"x","actions":[]}"#)

@@ -130,12 +130,7 @@ pub fn repair_message(error: &str) -> String {
     )
 }
 
-fn situation_message(
-    mission: &str,
-    first: bool,
-    s: &Situation,
-    hard: &HardThresholds,
-) -> String {
+fn situation_message(mission: &str, first: bool, s: &Situation, hard: &HardThresholds) -> String {
     let mut m = String::new();
     if first {
         let _ = writeln!(m, "mission: {}", one_line(mission, 600));
@@ -212,7 +207,11 @@ pub fn num(x: f64, decimals: usize) -> String {
     } else {
         &s
     };
-    if s == "-0" { String::from("0") } else { s.to_owned() }
+    if s == "-0" {
+        String::from("0")
+    } else {
+        s.to_owned()
+    }
 }
 
 fn mode_name(m: FlightMode) -> String {
@@ -452,7 +451,11 @@ mod tests {
         assert_eq!(&second[..2], &first[..]);
         assert_eq!(second[2].role, Role::Assistant);
         assert_eq!(second[2].content, render_turn(&turn()));
-        assert!(first[1].content.starts_with("mission: survey the field\nstate t=0s disarmed"));
+        assert!(
+            first[1]
+                .content
+                .starts_with("mission: survey the field\nstate t=0s disarmed")
+        );
         let last = &second[3].content;
         assert!(!last.contains("mission"));
         assert!(last.contains("obs read_telemetry: {\"battery_pct\":99.0}"));
@@ -473,8 +476,8 @@ mod tests {
 
     #[test]
     fn the_examples_are_valid_turns() {
-        let v = jsonschema::validator_for(&crate::protocol::agent_turn_schema(&catalogue()))
-            .unwrap();
+        let v =
+            jsonschema::validator_for(&crate::protocol::agent_turn_schema(&catalogue())).unwrap();
         for line in EXAMPLES.lines().filter_map(|l| l.strip_prefix("answer: ")) {
             let value: Value = serde_json::from_str(line).unwrap();
             assert!(v.is_valid(&value), "{line}");

@@ -1,0 +1,344 @@
+//! One action, end to end: the tool's arguments are read, a vehicle command goes through the
+//! gate and the slice policy before the world sees it, and the agent gets an observation back —
+//! a tool result, or a structured denial naming the finding, the limit and the measured value.
+
+use alpha3_core::command::Command;
+use alpha3_core::frames::Enu;
+use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate};
+use alpha3_core::link::{LinkState, SliceDecision, decide};
+use alpha3_core::protocol::tools::{
+    CaptureArgs, CheckGeofenceArgs, CommandResult, CommandStatus, FindingObservation, HoldArgs,
+    LandArgs, SensorArgs, SetAltitudeArgs, SetSpeedArgs, SetWaypointArgs, SwitchSliceArgs,
+    TakeoffArgs, TelemetryResult,
+};
+use alpha3_core::protocol::{Action, ToolClass, ToolSpec, find};
+use alpha3_core::record::{Event, FindingRecord};
+use alpha3_sim::World;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+/// What one action produced, for the record and for the next prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionOutcome {
+    pub tool: String,
+    pub result: Value,
+    /// The action ran (a denial, deferral or bad argument did not).
+    pub executed: bool,
+    /// Record events in order: verdicts, slice decision, observation.
+    pub events: Vec<Event>,
+    /// Gate verdicts seen (one per command; `takeoff` may need arm and take-off).
+    pub verdicts: Vec<&'static str>,
+    /// A command that moves the vehicle was accepted: let it complete before the next action.
+    pub moved: bool,
+    /// An approved hold with a duration: let this much world time pass before the next action.
+    pub wait_ms: Option<u64>,
+}
+
+/// Everything an action may touch.
+pub struct Executor<'a> {
+    pub world: &'a mut World,
+    pub gate: &'a GateContext,
+    pub gate_state: &'a mut GateState,
+    pub catalogue: &'a [ToolSpec],
+    pub link: LinkState,
+}
+
+impl std::fmt::Debug for Executor<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executor")
+            .field("link", &self.link)
+            .finish()
+    }
+}
+
+fn args<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
+    let v = if v.is_null() { json!({}) } else { v.clone() };
+    serde_json::from_value(v).map_err(|e| format!("bad arguments: {e}"))
+}
+
+impl Executor<'_> {
+    /// Runs action `index` of decision `turn`.
+    pub fn run(&mut self, turn: u32, index: u32, action: &Action) -> ActionOutcome {
+        let name = action.name().to_string();
+        let mut out = ActionOutcome {
+            tool: name.clone(),
+            result: Value::Null,
+            executed: false,
+            events: Vec::new(),
+            verdicts: Vec::new(),
+            moved: false,
+            wait_ms: None,
+        };
+        let Some(spec) = find(self.catalogue, &name) else {
+            out.result = json!({"status": "failed", "message": format!("unknown tool `{name}`")});
+            out.events.push(observation(turn, index, &out));
+            return out;
+        };
+        let class = spec.class;
+        let decision = decide(class, &self.link);
+        out.events.push(Event::SliceDecision {
+            turn,
+            action: index,
+            decision: slice_text(decision),
+        });
+        match decision {
+            SliceDecision::Defer | SliceDecision::Buffer => {
+                let status = if decision == SliceDecision::Defer {
+                    CommandStatus::Deferred
+                } else {
+                    CommandStatus::Buffered
+                };
+                out.result = json!({"status": status, "message": "held back by the slice policy: the link is hard or lost"});
+                out.events.push(observation(turn, index, &out));
+                return out;
+            }
+            SliceDecision::SwitchFirst(slice) => {
+                self.world.switch_slice(slice);
+            }
+            SliceDecision::SendNow => {}
+        }
+        let result = if action.is_a2a() {
+            let r = self.a2a(action);
+            out.executed = r.is_ok();
+            r
+        } else {
+            self.mcp(turn, index, &name, action.arguments(), class, &mut out)
+        };
+        match result {
+            Ok(v) => out.result = v,
+            Err(message) => {
+                out.executed = false;
+                out.result = json!({"status": "failed", "message": message});
+            }
+        }
+        out.events.push(observation(turn, index, &out));
+        out
+    }
+
+    fn a2a(&mut self, action: &Action) -> Result<Value, String> {
+        let Action::A2a {
+            task, to, payload, ..
+        } = action
+        else {
+            return Err("not an A2A task".into());
+        };
+        let reply = self
+            .world
+            .a2a(task, to.as_deref(), payload)
+            .map_err(|e| e.to_string())?;
+        Ok(
+            json!({"task": reply.task, "from": reply.from, "status": "ok", "payload": reply.payload}),
+        )
+    }
+
+    fn mcp(
+        &mut self,
+        turn: u32,
+        index: u32,
+        name: &str,
+        raw: &Value,
+        class: ToolClass,
+        out: &mut ActionOutcome,
+    ) -> Result<Value, String> {
+        let commands: Vec<Command> = match name {
+            "read_telemetry" => {
+                out.executed = true;
+                return Ok(self.telemetry());
+            }
+            "read_network" => {
+                out.executed = true;
+                let s = self.world.link_sample();
+                return serde_json::to_value(s).map_err(|e| e.to_string());
+            }
+            "check_geofence" => {
+                let a: CheckGeofenceArgs = args(raw)?;
+                out.executed = true;
+                let r = self
+                    .world
+                    .check_geofence(Enu::new(a.point.x, a.point.y, a.point.z));
+                return serde_json::to_value(r).map_err(|e| e.to_string());
+            }
+            "activate_sensor" | "deactivate_sensor" => {
+                let a: SensorArgs = args(raw)?;
+                let r = if name == "activate_sensor" {
+                    self.world.activate_sensor(&a.sensor)
+                } else {
+                    self.world.deactivate_sensor(&a.sensor)
+                };
+                out.executed = r.status != CommandStatus::Failed;
+                return serde_json::to_value(r).map_err(|e| e.to_string());
+            }
+            "capture" => {
+                let a: CaptureArgs = args(raw)?;
+                let r = self.world.capture(&a.sensor, a.kind);
+                out.executed = r.status != CommandStatus::Failed;
+                return serde_json::to_value(r).map_err(|e| e.to_string());
+            }
+            "switch_network_slice" => {
+                let a: SwitchSliceArgs = args(raw)?;
+                let r = self.world.switch_slice(a.slice);
+                out.executed = true;
+                return serde_json::to_value(r).map_err(|e| e.to_string());
+            }
+            "takeoff" => {
+                let a: TakeoffArgs = args(raw)?;
+                let arm = (!self.world.snapshot().armed).then_some(Command::Arm);
+                arm.into_iter()
+                    .chain([Command::Takeoff {
+                        altitude_m: a.altitude_m,
+                    }])
+                    .collect()
+            }
+            "set_waypoint" => {
+                let a: SetWaypointArgs = args(raw)?;
+                let w = a.waypoint;
+                vec![Command::GoTo {
+                    target: Enu::new(w.x, w.y, w.z),
+                    speed_mps: a.speed_mps,
+                }]
+            }
+            "set_altitude" => {
+                let a: SetAltitudeArgs = args(raw)?;
+                vec![Command::SetAltitude {
+                    altitude_m: a.altitude_m,
+                }]
+            }
+            "set_speed" => {
+                let a: SetSpeedArgs = args(raw)?;
+                vec![Command::SetSpeed {
+                    speed_mps: a.speed_mps,
+                }]
+            }
+            "hold" => {
+                let a: HoldArgs = args(raw)?;
+                out.wait_ms = a
+                    .duration_s
+                    .filter(|d| d.is_finite() && *d > 0.0)
+                    .map(|d| (d.min(600.0) * 1000.0) as u64);
+                vec![Command::Hold]
+            }
+            "return_to_home" => vec![Command::ReturnToHome],
+            "land" => {
+                let a: LandArgs = args(raw)?;
+                vec![Command::Land {
+                    site: a.site.map(|s| [s.x, s.y]),
+                }]
+            }
+            other => return Err(format!("tool `{other}` has no executor")),
+        };
+        debug_assert_eq!(class, ToolClass::ControlCritical);
+        let mut last = CommandResult {
+            status: CommandStatus::Completed,
+            message: None,
+            findings: Vec::new(),
+        };
+        for command in commands {
+            last = self.command(turn, index, &command, out);
+            if last.status != CommandStatus::Accepted {
+                break;
+            }
+        }
+        serde_json::to_value(last).map_err(|e| e.to_string())
+    }
+
+    /// Gate, then the flight controller.
+    fn command(
+        &mut self,
+        turn: u32,
+        index: u32,
+        command: &Command,
+        out: &mut ActionOutcome,
+    ) -> CommandResult {
+        let snapshot = self.world.snapshot();
+        let verdict = evaluate(
+            self.gate,
+            &snapshot,
+            command,
+            self.world.now_ms(),
+            self.gate_state,
+        );
+        out.verdicts.push(verdict.outcome());
+        out.events.push(Event::Verdict {
+            turn,
+            action: index,
+            outcome: verdict.outcome().to_string(),
+            findings: verdict.findings().iter().map(FindingRecord::from).collect(),
+        });
+        let findings: Vec<FindingObservation> = verdict
+            .findings()
+            .iter()
+            .map(|f| FindingObservation {
+                id: f.id.to_string(),
+                reason: f.reason.to_string(),
+                limit: Some(f.limit),
+                measured: Some(f.measured),
+            })
+            .collect();
+        let approved = match &verdict {
+            Verdict::Approved(a) | Verdict::Clamped { approved: a, .. } => a.clone(),
+            Verdict::Denied(_) => {
+                return CommandResult {
+                    status: CommandStatus::Denied,
+                    message: Some(format!("{} denied by the safety gate", command.name())),
+                    findings,
+                };
+            }
+        };
+        let receipt = self.world.execute(approved.command());
+        out.executed = receipt.accepted;
+        if !receipt.accepted {
+            out.wait_ms = None;
+        }
+        out.moved |= receipt.accepted && approved.command().moves_vehicle();
+        CommandResult {
+            status: if receipt.accepted {
+                CommandStatus::Accepted
+            } else {
+                CommandStatus::Failed
+            },
+            message: receipt.message,
+            findings,
+        }
+    }
+
+    fn telemetry(&self) -> Value {
+        let s = self.world.snapshot();
+        let t = TelemetryResult {
+            pose: alpha3_core::protocol::tools::Pose {
+                x: round1(s.position.x),
+                y: round1(s.position.y),
+                z: round1(s.position.z),
+                yaw: round1(s.yaw_deg),
+            },
+            speed_mps: round1(s.ground_speed_mps()),
+            battery_pct: round1(s.battery.remaining_pct),
+            armed: s.armed,
+            mode: format!("{:?}", s.mode).to_lowercase(),
+            airborne: s.is_airborne(),
+        };
+        serde_json::to_value(t).unwrap_or(Value::Null)
+    }
+}
+
+fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+fn slice_text(d: SliceDecision) -> String {
+    match d {
+        SliceDecision::SendNow => "send_now".into(),
+        SliceDecision::SwitchFirst(s) => format!("switch_first:{s}"),
+        SliceDecision::Buffer => "buffer".into(),
+        SliceDecision::Defer => "defer".into(),
+    }
+}
+
+fn observation(turn: u32, index: u32, out: &ActionOutcome) -> Event {
+    Event::Observation {
+        turn,
+        action: index,
+        tool: out.tool.clone(),
+        result: out.result.clone(),
+        executed: out.executed,
+    }
+}

@@ -1,0 +1,19 @@
+//! The closed loop: one episode of alternating agent and operator turns against a vehicle,
+//! as `ARCHITECTURE.md` draws one decision — situation → policy (under a deadline) → for each
+//! action: gate → slice decision → execution → observation — with the watchdog keeping the
+//! vehicle safe and every step written to the flight record. The loop decides nothing itself:
+//! the gate, the slice policy, the link monitor and the watchdog live in `alpha3-core`.
+//!
+//! World time is simulated and independent of how long a model thinks: a decision takes no
+//! world time unless it misses its deadline, when the world runs on for the deadline under the
+//! watchdog. So a record replayed with its own completions reproduces itself.
+
+mod episode;
+mod execute;
+mod settings;
+mod traffic;
+
+pub use episode::{EpisodeOutcome, run_episode};
+pub use execute::ActionOutcome;
+pub use settings::{EpisodeSettings, profile_for_scenario};
+pub use traffic::known_plans;

@@ -1,0 +1,104 @@
+//! What bounds one episode.
+
+use alpha3_core::config::{BenchSuite, Config, FailsafeStep, Limits, WatchdogConfig};
+
+/// Budgets and pacing of one closed-loop episode (ALPHA3.md §1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpisodeSettings {
+    /// Dialogue turns (agent and operator), at most.
+    pub max_turns: u32,
+    pub max_tokens: u64,
+    pub max_tool_actions: u32,
+    /// World time one agent turn may take for its commands to complete.
+    pub turn_budget_ms: u64,
+    /// Truth-trace sampling interval.
+    pub truth_interval_ms: u64,
+    /// Communication below the operational threshold this long ends the episode.
+    pub link_lost_terminate_ms: u64,
+    /// The policy's decision deadline (wall time); also the world time a missed decision costs.
+    pub deadline_ms: u64,
+    pub limits: Limits,
+    pub watchdog: WatchdogConfig,
+}
+
+impl EpisodeSettings {
+    /// Settings from a merged config (limits, watchdog, record, policy) and a suite.
+    pub fn from_config(config: &Config, suite: Option<&BenchSuite>) -> Self {
+        let defaults = Self::default();
+        Self {
+            max_turns: suite.map_or(defaults.max_turns, |s| s.max_turns),
+            max_tokens: suite.map_or(defaults.max_tokens, |s| s.max_tokens),
+            max_tool_actions: suite.map_or(defaults.max_tool_actions, |s| s.max_tool_actions),
+            truth_interval_ms: config
+                .record
+                .as_ref()
+                .map_or(defaults.truth_interval_ms, |r| r.truth_interval_ms.max(1)),
+            deadline_ms: config
+                .policy
+                .as_ref()
+                .map_or(defaults.deadline_ms, |p| p.deadline_ms),
+            limits: config.limits.clone().unwrap_or(defaults.limits),
+            watchdog: config.watchdog.clone().unwrap_or(defaults.watchdog),
+            turn_budget_ms: defaults.turn_budget_ms,
+            link_lost_terminate_ms: defaults.link_lost_terminate_ms,
+        }
+    }
+}
+
+impl Default for EpisodeSettings {
+    fn default() -> Self {
+        Self {
+            max_turns: 12,
+            max_tokens: 10_000,
+            max_tool_actions: 25,
+            turn_budget_ms: 180_000,
+            truth_interval_ms: 1_000,
+            link_lost_terminate_ms: 60_000,
+            deadline_ms: 20_000,
+            limits: Limits {
+                min_altitude_m: 10.0,
+                max_altitude_m: 120.0,
+                return_altitude_m: 60.0,
+                reserve_battery_pct: 25.0,
+                hard_reserve_battery_pct: 15.0,
+                min_separation_m: 25.0,
+                position_uncertainty_m: 2.0,
+                max_commands_per_s: 2.0,
+                clamp_altitude: true,
+            },
+            watchdog: WatchdogConfig {
+                ladder: vec![FailsafeStep::Hold, FailsafeStep::Return, FailsafeStep::Land],
+                step_interval_ms: 15_000,
+                max_generation_failures: 3,
+                min_time_to_breach_ms: 3_000,
+                hold_setpoint_hz: 10.0,
+            },
+        }
+    }
+}
+
+/// The vehicle profile the gate should use for a scenario's airframe: the scenario's mass,
+/// speed, climb rate, battery and power model over `base` for what the scenario leaves out.
+pub fn profile_for_scenario(
+    scenario: &alpha3_core::scenario::Scenario,
+    base: &alpha3_core::config::VehicleProfile,
+) -> alpha3_core::config::VehicleProfile {
+    let u = &scenario.uav;
+    let mut p = base.clone();
+    p.name = format!("{}-{}", scenario.name, u.kind);
+    p.frame = u.kind.clone();
+    p.mass_kg = u.mass_kg;
+    p.max_speed_mps = u.max_speed_mps;
+    p.cruise_speed_mps = (u.max_speed_mps * 0.6).min(base.cruise_speed_mps.max(1.0) * 2.0);
+    p.battery_capacity_wh = u.battery_wh;
+    if let Some(b) = &u.battery_model {
+        p.hover_power_w = b.hover_power_w;
+        p.drag_power_w_per_mps3 = b.k_drag;
+        p.manoeuvre_power_w_per_mps2 = b.k_manoeuvre;
+    }
+    if let Some(climb) = u.rotorcraft.as_ref().and_then(|r| r.max_climb_mps) {
+        p.max_climb_mps = climb;
+        p.max_descent_mps = (climb / 2.0).max(1.0);
+    }
+    p
+}

@@ -1,0 +1,48 @@
+//! What the gate knows of other aircraft: each one's intent over the next minutes as a plan
+//! (cooperative peers share theirs over A2A; other traffic's is known from its broadcast track
+//! and filed route, as Remote ID/ADS-B give it), and moving obstacles as tracks.
+
+use alpha3_core::frames::Enu;
+use alpha3_core::gate::{PeerPlan, PlanKnot};
+use alpha3_sim::World;
+use alpha3_sim::scenario::moving_obstacles;
+
+/// How far ahead plans are known, and how densely they are sampled.
+const HORIZON_S: f64 = 240.0;
+const STEP_S: f64 = 2.0;
+
+/// Plans of every aircraft and moving obstacle in `world`, from now on.
+pub fn known_plans(world: &World) -> Vec<PeerPlan> {
+    let t0 = world.now_s();
+    let times: Vec<f64> = (0..=((HORIZON_S / STEP_S) as usize))
+        .map(|i| t0 + i as f64 * STEP_S)
+        .collect();
+    let knots = |at: &dyn Fn(f64) -> Enu| -> Vec<PlanKnot> {
+        times
+            .iter()
+            .map(|&t| PlanKnot {
+                time_ms: (t * 1000.0).round() as u64,
+                position: at(t),
+            })
+            .collect()
+    };
+    let mut plans: Vec<PeerPlan> = world
+        .traffic()
+        .aircraft
+        .iter()
+        .map(|a| PeerPlan {
+            peer: a.id.clone(),
+            knots: knots(&|t| {
+                let p = a.plan.position_at(t);
+                Enu::new(p[0], p[1], p[2])
+            }),
+        })
+        .collect();
+    for (i, o) in moving_obstacles(world.scenario()).iter().enumerate() {
+        plans.push(PeerPlan {
+            peer: format!("obstacle-{i}"),
+            knots: knots(&|t| o.center_at(t)),
+        });
+    }
+    plans
+}

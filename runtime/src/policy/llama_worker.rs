@@ -1,0 +1,174 @@
+//! The inference thread of the local backend: loads the model, compiles the turn grammar over
+//! its vocabulary, creates the context and serves jobs until its sender is dropped.
+
+use super::llama::{Job, LlamaError, LlamaOptions, ModelInfo, backend};
+use super::llama_engine::Engine;
+use super::llama_kv::KvLedger;
+use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::model::params::LlamaModelParams;
+use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
+use llama_cpp_2::sampling::LlamaSampler;
+use llguidance::api::TopLevelGrammar;
+use llguidance::toktrie::{TokEnv, TokTrie, TokenId, TokenizerEnv};
+use llguidance::{Matcher, ParserFactory};
+use serde_json::Value;
+use std::num::NonZeroU32;
+use std::sync::{Arc, mpsc};
+
+/// llguidance needs the model's own (canonical) tokenizer to fast-forward forced text.
+struct CanonicalTokEnv {
+    model: Arc<LlamaModel>,
+    trie: TokTrie,
+}
+
+impl TokenizerEnv for CanonicalTokEnv {
+    fn tok_trie(&self) -> &TokTrie {
+        &self.trie
+    }
+
+    fn tokenize_bytes(&self, s: &[u8]) -> Vec<TokenId> {
+        self.model
+            .vocab()
+            .tokenize(s, false, false)
+            .into_iter()
+            .map(|t| t.0.cast_unsigned())
+            .collect()
+    }
+}
+
+/// Compiles the turn schema into a matcher over the model's vocabulary.
+fn guide(model: &Arc<LlamaModel>, schema: Value) -> Result<Matcher, LlamaError> {
+    let approx = LlamaSampler::llguidance_tok_env(model);
+    let env: TokEnv = Arc::new(CanonicalTokEnv {
+        model: Arc::clone(model),
+        trie: approx.tok_trie().clone(),
+    });
+    let mut factory =
+        ParserFactory::new_simple(&env).map_err(|e| LlamaError::Grammar(e.to_string()))?;
+    factory.quiet();
+    let parser = factory
+        .create_parser(TopLevelGrammar::from_json_schema(schema))
+        .map_err(|e| LlamaError::Grammar(e.to_string()))?;
+    let matcher = Matcher::new(Ok(parser));
+    match matcher.get_error() {
+        Some(e) => Err(LlamaError::Grammar(e)),
+        None => Ok(matcher),
+    }
+}
+
+/// The model's chat template when llama.cpp can apply it, else the built-in `gemma` one.
+fn template(model: &LlamaModel) -> Result<(LlamaChatTemplate, String), LlamaError> {
+    let probe = [LlamaChatMessage::new("user".into(), "hi".into())
+        .map_err(|e| LlamaError::Template(e.to_string()))?];
+    if let Ok(t) = model.chat_template(None)
+        && model.apply_chat_template(&t, &probe, true).is_ok()
+    {
+        return Ok((t, String::from("model")));
+    }
+    let t = LlamaChatTemplate::new("gemma").map_err(|e| LlamaError::Template(e.to_string()))?;
+    Ok((t, String::from("gemma")))
+}
+
+pub(super) fn worker(
+    opts: LlamaOptions,
+    schema: Value,
+    ready: mpsc::Sender<Result<ModelInfo, LlamaError>>,
+    inbox: mpsc::Receiver<Job>,
+) {
+    let started = std::time::Instant::now();
+    let setup = (|| {
+        let backend = backend()?;
+        let model =
+            LlamaModel::load_from_file(backend, &opts.model_path, &LlamaModelParams::default())
+                .map_err(|e| LlamaError::Load {
+                    path: opts.model_path.clone(),
+                    message: e.to_string(),
+                })?;
+        let model = Arc::new(model);
+        let guide = guide(&model, schema)?;
+        let (template, template_name) = template(&model)?;
+        Ok::<_, LlamaError>((backend, model, guide, template, template_name))
+    })();
+    let (backend, model, guide, template, template_name) = match setup {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    let threads = i32::try_from(opts.threads).unwrap_or(2);
+    let params = LlamaContextParams::default()
+        .with_n_ctx(NonZeroU32::new(opts.context_tokens))
+        .with_n_batch(opts.batch_tokens)
+        .with_n_ubatch(opts.batch_tokens)
+        .with_n_threads(threads)
+        .with_n_threads_batch(threads)
+        // Keep the whole sliding-window cache, so a cached prefix can be cut anywhere.
+        .with_swa_full(true);
+    let ctx = match model.new_context(backend, params) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = ready.send(Err(LlamaError::Backend(e.to_string())));
+            return;
+        }
+    };
+    let n_batch = ctx.n_batch().max(1) as usize;
+    let sampler = if opts.temperature > 0.0 {
+        LlamaSampler::chain_simple([
+            LlamaSampler::temp(opts.temperature as f32),
+            LlamaSampler::dist(opts.seed),
+        ])
+    } else {
+        LlamaSampler::greedy()
+    };
+    let name = model
+        .meta_val_str("general.name")
+        .ok()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| {
+            opts.model_path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+    let info = ModelInfo {
+        name,
+        n_vocab: model.n_vocab().cast_unsigned(),
+        template: template_name,
+        load_ms: started.elapsed().as_secs_f64() * 1000.0,
+    };
+    let mut engine = Engine {
+        model: &model,
+        ctx,
+        template,
+        ledger: KvLedger::default(),
+        batch: LlamaBatch::new(n_batch, 1),
+        n_batch,
+        guide,
+        options: opts,
+        sampler,
+    };
+    if ready.send(Ok(info)).is_err() {
+        return;
+    }
+    while let Ok(job) = inbox.recv() {
+        match job {
+            Job::Generate {
+                messages,
+                request,
+                reply,
+            } => {
+                let _ = reply.send(engine.generate(&messages, request));
+            }
+            Job::Prefill { system, reply } => {
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+                let _ = reply.send(engine.prefill_system(&system, deadline));
+            }
+            Job::ClearCache => {
+                engine.ctx.clear_kv_cache();
+                engine.ledger.clear();
+            }
+        }
+    }
+}

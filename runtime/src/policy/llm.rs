@@ -1,0 +1,185 @@
+//! [`LlmPolicy`]: render the context, generate, parse, and repair — at most three attempts in
+//! all, each one counted — on top of any [`Generator`].
+
+use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
+use super::generator::{BoxFuture, Completion, GenerateError, Generator};
+use super::{Policy, PolicyError};
+use alpha3_core::config::PolicyConfig;
+use alpha3_core::protocol::{
+    ChatMessage, Role, ToolSpec, TurnParser, render, render_header, repair_message,
+};
+use tokio::time::Instant;
+
+/// α3-Bench allows up to three attempts to obtain a schema-valid answer.
+pub const MAX_ATTEMPTS: u32 = 3;
+
+/// An LLM-backed policy.
+pub struct LlmPolicy<G> {
+    name: String,
+    generator: G,
+    catalogue: Vec<ToolSpec>,
+    parser: TurnParser,
+    max_attempts: u32,
+}
+
+impl<G> std::fmt::Debug for LlmPolicy<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmPolicy")
+            .field("name", &self.name)
+            .field("max_attempts", &self.max_attempts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Generator> LlmPolicy<G> {
+    /// A policy named and bounded by `cfg` (attempts clamped to 1..=3).
+    pub fn new(
+        cfg: &PolicyConfig,
+        generator: G,
+        catalogue: Vec<ToolSpec>,
+    ) -> Result<Self, PolicyError> {
+        Self::with_attempts(&cfg.name, cfg.max_attempts, generator, catalogue)
+    }
+
+    pub fn with_attempts(
+        name: &str,
+        max_attempts: u32,
+        generator: G,
+        catalogue: Vec<ToolSpec>,
+    ) -> Result<Self, PolicyError> {
+        let parser = TurnParser::new(&catalogue)?;
+        Ok(Self {
+            name: name.to_owned(),
+            generator,
+            catalogue,
+            parser,
+            max_attempts: max_attempts.clamp(1, MAX_ATTEMPTS),
+        })
+    }
+
+    pub fn generator(&self) -> &G {
+        &self.generator
+    }
+
+    pub fn generator_mut(&mut self) -> &mut G {
+        &mut self.generator
+    }
+
+    /// The messages of the first attempt for `ctx`.
+    pub fn messages(&self, ctx: &DecisionContext) -> Vec<ChatMessage> {
+        render(&ctx.prompt(&self.catalogue))
+    }
+
+    async fn run(&mut self, ctx: &DecisionContext, deadline: Instant) -> Decision {
+        let mut messages = self.messages(ctx);
+        let mut attempts = Vec::new();
+        let mut failure = GenerationFailure::Deadline;
+        for n in 1..=self.max_attempts {
+            if Instant::now() >= deadline {
+                failure = GenerationFailure::Deadline;
+                break;
+            }
+            let started = Instant::now();
+            let result = match tokio::time::timeout_at(
+                deadline,
+                self.generator.generate(&messages, deadline),
+            )
+            .await
+            {
+                Ok(r) => r,
+                Err(_) => Err(GenerateError::Deadline {
+                    elapsed_ms: ms(started),
+                }),
+            };
+            match result {
+                Ok(c) => match self.parser.parse(&c.text) {
+                    Ok(turn) => {
+                        attempts.push(attempt(n, c, None));
+                        return Decision {
+                            outcome: Ok(turn),
+                            attempts,
+                        };
+                    }
+                    Err(e) => {
+                        let error = e.to_string();
+                        messages.push(ChatMessage::new(Role::Assistant, c.text.clone()));
+                        messages.push(ChatMessage::new(Role::User, repair_message(&error)));
+                        attempts.push(attempt(n, c, Some(error.clone())));
+                        failure = GenerationFailure::Invalid {
+                            attempts: n,
+                            last_error: error,
+                        };
+                    }
+                },
+                Err(e) => {
+                    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+                    attempts.push(Attempt {
+                        attempt: n,
+                        prompt: String::new(),
+                        completion: String::new(),
+                        prompt_tokens: 0,
+                        cached_tokens: 0,
+                        completion_tokens: 0,
+                        latency_ms,
+                        ttft_ms: None,
+                        error: Some(e.to_string()),
+                    });
+                    match e {
+                        GenerateError::Deadline { .. } => {
+                            failure = GenerationFailure::Deadline;
+                            break;
+                        }
+                        GenerateError::Fatal(m) => {
+                            failure = GenerationFailure::Backend(m);
+                            break;
+                        }
+                        GenerateError::Transient(m) => failure = GenerationFailure::Backend(m),
+                    }
+                }
+            }
+        }
+        Decision {
+            outcome: Err(failure),
+            attempts,
+        }
+    }
+}
+
+fn ms(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+fn attempt(n: u32, c: Completion, error: Option<String>) -> Attempt {
+    Attempt {
+        attempt: n,
+        prompt: c.prompt,
+        completion: c.text,
+        prompt_tokens: c.prompt_tokens,
+        cached_tokens: c.cached_tokens,
+        completion_tokens: c.completion_tokens,
+        latency_ms: c.latency_ms,
+        ttft_ms: c.ttft_ms,
+        error,
+    }
+}
+
+impl<G: Generator> Policy for LlmPolicy<G> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn decide<'a>(
+        &'a mut self,
+        ctx: &'a DecisionContext,
+        deadline: Instant,
+    ) -> BoxFuture<'a, Decision> {
+        Box::pin(self.run(ctx, deadline))
+    }
+
+    fn warm_up(&mut self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let system = ChatMessage::new(Role::System, render_header(&self.catalogue));
+            self.generator.prefill(&system).await;
+        })
+    }
+}
