@@ -1,1 +1,45 @@
-//! placeholder
+//! # alpha3-hil
+//!
+//! The companion side of a real (or SITL) flight controller: MAVLink over serial, UDP or TCP,
+//! PX4 and ArduPilot profiles, preflight checks and link measurements, behind the
+//! [`VehicleLink`](alpha3_core::vehicle::VehicleLink) trait.
+//!
+//! A sans-IO core with a thin async shell, as quinn-proto and rust-mavlink do it:
+//! - [`wire`]: bytes ↔ messages (framing from the `mavlink` crate; signing with time as an
+//!   argument).
+//! - [`session::Session`]: the whole protocol state machine — takes bytes and time, gives
+//!   frames, wake-up times and [`session::Event`]s. Built from one micro-service per file:
+//!   [`heartbeat`], [`telemetry`] (the snapshot cache), [`command`] (COMMAND_LONG/INT + ACK),
+//!   [`plan`] (steps and telemetry confirmation, [`confirm`]), [`offboard`] (setpoint stream),
+//!   [`param`] (PARAM protocol), [`timesync`], [`statustext`], [`streams`] (telemetry
+//!   requests) and [`measure`] (RTT, jitter, loss, throughput).
+//! - [`translate()`]: a [`Command`](alpha3_core::command::Command) as MAVLink steps for a
+//!   [`Profile`]; [`preflight`]: the autopilot's failsafe parameters.
+//! - [`shell`]: transports (tokio, tokio-serial), reconnection, and [`HilLink`], the
+//!   `VehicleLink` implementation, which only accepts gate-approved commands.
+
+pub mod command;
+pub mod confirm;
+pub mod dialect;
+pub mod error;
+pub mod heartbeat;
+pub mod measure;
+pub mod offboard;
+pub mod param;
+pub mod plan;
+pub mod preflight;
+pub mod profile;
+pub mod session;
+pub mod statustext;
+pub mod streams;
+pub mod telemetry;
+pub mod timesync;
+pub mod translate;
+pub mod wire;
+
+pub use error::HilError;
+pub use profile::Profile;
+pub use translate::translate;
+pub mod shell;
+
+pub use shell::{ConnectOptions, HilLink, LinkStatus};

@@ -1,0 +1,67 @@
+//! ArduPilot Copter: plain mode numbers in custom_mode, GUIDED for companion control,
+//! parameters as C-cast floats.
+
+use crate::dialect::id;
+use crate::preflight::{FailsafeParam, OffWhen};
+use alpha3_core::snapshot::FlightMode;
+
+pub const STABILIZE: u32 = 0;
+pub const ALT_HOLD: u32 = 2;
+pub const AUTO: u32 = 3;
+pub const GUIDED: u32 = 4;
+pub const LOITER: u32 = 5;
+pub const RTL: u32 = 6;
+pub const LAND: u32 = 9;
+pub const POSHOLD: u32 = 16;
+pub const BRAKE: u32 = 17;
+pub const SMART_RTL: u32 = 21;
+pub const AUTO_RTL: u32 = 27;
+
+/// Maps an ArduCopter mode number.
+pub fn copter_mode(custom_mode: u32) -> FlightMode {
+    match custom_mode {
+        STABILIZE => FlightMode::Stabilized,
+        ALT_HOLD => FlightMode::AltitudeHold,
+        AUTO => FlightMode::Mission,
+        GUIDED => FlightMode::Offboard,
+        LOITER | BRAKE => FlightMode::Hold,
+        POSHOLD => FlightMode::PositionHold,
+        RTL | SMART_RTL | AUTO_RTL => FlightMode::Return,
+        LAND => FlightMode::Land,
+        other => FlightMode::Other(other),
+    }
+}
+
+pub(super) const FAILSAFES: &[FailsafeParam] = &[
+    FailsafeParam::new("FS_GCS_ENABLE", "GCS (data-link) failsafe", OffWhen::Zero),
+    FailsafeParam::new("FS_THR_ENABLE", "RC/throttle failsafe", OffWhen::Zero),
+    FailsafeParam::new("BATT_FS_LOW_ACT", "low-battery action", OffWhen::Zero),
+    FailsafeParam::new("FENCE_ENABLE", "geofence", OffWhen::Zero),
+    FailsafeParam::new("FENCE_ACTION", "geofence breach action", OffWhen::Zero),
+    FailsafeParam::new("RTL_ALT", "return altitude, cm", OffWhen::Never),
+];
+
+/// ArduPilot streams nothing to a new link unless asked.
+pub(super) const STREAMS: &[(u32, u32)] = &[
+    (id::GLOBAL_POSITION_INT, 100_000),
+    (id::ATTITUDE, 100_000),
+    (id::SYS_STATUS, 1_000_000),
+    (id::BATTERY_STATUS, 1_000_000),
+    (id::HOME_POSITION, 2_000_000),
+    (id::EXTENDED_SYS_STATE, 500_000),
+    (id::GPS_RAW_INT, 500_000),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copter_modes_map_to_ours() {
+        assert_eq!(copter_mode(GUIDED), FlightMode::Offboard);
+        assert_eq!(copter_mode(LOITER), FlightMode::Hold);
+        assert_eq!(copter_mode(RTL), FlightMode::Return);
+        assert_eq!(copter_mode(LAND), FlightMode::Land);
+        assert_eq!(copter_mode(13), FlightMode::Other(13));
+    }
+}

@@ -1,0 +1,93 @@
+//! PX4: custom_mode = main << 16 | sub << 24, INT32 parameters byte-wise, its failsafes.
+
+use crate::dialect::id;
+use crate::preflight::{FailsafeParam, OffWhen};
+use alpha3_core::snapshot::FlightMode;
+
+pub const MAIN_MANUAL: u8 = 1;
+pub const MAIN_ALTCTL: u8 = 2;
+pub const MAIN_POSCTL: u8 = 3;
+pub const MAIN_AUTO: u8 = 4;
+pub const MAIN_ACRO: u8 = 5;
+pub const MAIN_OFFBOARD: u8 = 6;
+pub const MAIN_STABILIZED: u8 = 7;
+
+pub const SUB_READY: u8 = 1;
+pub const SUB_TAKEOFF: u8 = 2;
+pub const SUB_LOITER: u8 = 3;
+pub const SUB_MISSION: u8 = 4;
+pub const SUB_RTL: u8 = 5;
+pub const SUB_LAND: u8 = 6;
+pub const SUB_PRECLAND: u8 = 9;
+
+/// Packs PX4's main and sub mode into a HEARTBEAT custom_mode.
+pub const fn px4_custom_mode(main: u8, sub: u8) -> u32 {
+    ((main as u32) << 16) | ((sub as u32) << 24)
+}
+
+/// Unpacks a PX4 custom_mode.
+pub fn px4_mode(custom_mode: u32) -> FlightMode {
+    let main = ((custom_mode >> 16) & 0xff) as u8;
+    let sub = ((custom_mode >> 24) & 0xff) as u8;
+    match (main, sub) {
+        (MAIN_MANUAL, _) => FlightMode::Manual,
+        (MAIN_STABILIZED, _) => FlightMode::Stabilized,
+        (MAIN_ALTCTL, _) => FlightMode::AltitudeHold,
+        (MAIN_POSCTL, _) => FlightMode::PositionHold,
+        (MAIN_OFFBOARD, _) => FlightMode::Offboard,
+        (MAIN_AUTO, SUB_TAKEOFF) => FlightMode::Takeoff,
+        (MAIN_AUTO, SUB_LOITER | SUB_READY) => FlightMode::Hold,
+        (MAIN_AUTO, SUB_MISSION) => FlightMode::Mission,
+        (MAIN_AUTO, SUB_RTL) => FlightMode::Return,
+        (MAIN_AUTO, SUB_LAND | SUB_PRECLAND) => FlightMode::Land,
+        _ => FlightMode::Other(custom_mode),
+    }
+}
+
+pub(super) const FAILSAFES: &[FailsafeParam] = &[
+    FailsafeParam::new("NAV_DLL_ACT", "data-link loss action", OffWhen::Zero),
+    FailsafeParam::new("NAV_RCL_ACT", "RC loss action", OffWhen::Zero),
+    FailsafeParam::new("COM_LOW_BAT_ACT", "low-battery action", OffWhen::Zero),
+    FailsafeParam::new("COM_OBL_RC_ACT", "offboard-loss action", OffWhen::Never),
+    FailsafeParam::new("GF_ACTION", "geofence breach action", OffWhen::AtMost(1)),
+    FailsafeParam::new("GF_MAX_HOR_DIST", "geofence radius, m", OffWhen::Zero),
+    FailsafeParam::new("GF_MAX_VER_DIST", "geofence height, m", OffWhen::Zero),
+    FailsafeParam::new("RTL_RETURN_ALT", "return altitude, m", OffWhen::Never),
+];
+
+/// PX4's onboard link already streams position and attitude; ask for what it may not send.
+pub(super) const STREAMS: &[(u32, u32)] = &[
+    (id::HOME_POSITION, 2_000_000),
+    (id::EXTENDED_SYS_STATE, 200_000),
+    (id::GPS_RAW_INT, 500_000),
+    (id::BATTERY_STATUS, 1_000_000),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_round_trip_through_custom_mode() {
+        // Hold as PX4 reports it: AUTO (4) / LOITER (3).
+        assert_eq!(px4_custom_mode(4, 3), 0x0304_0000);
+        for (main, sub, mode) in [
+            (MAIN_AUTO, SUB_LOITER, FlightMode::Hold),
+            (MAIN_AUTO, SUB_TAKEOFF, FlightMode::Takeoff),
+            (MAIN_AUTO, SUB_RTL, FlightMode::Return),
+            (MAIN_AUTO, SUB_LAND, FlightMode::Land),
+            (MAIN_AUTO, SUB_MISSION, FlightMode::Mission),
+            (MAIN_OFFBOARD, 0, FlightMode::Offboard),
+            (MAIN_POSCTL, 0, FlightMode::PositionHold),
+            (MAIN_ALTCTL, 0, FlightMode::AltitudeHold),
+            (MAIN_MANUAL, 0, FlightMode::Manual),
+            (MAIN_STABILIZED, 0, FlightMode::Stabilized),
+        ] {
+            assert_eq!(px4_mode(px4_custom_mode(main, sub)), mode, "{main}/{sub}");
+        }
+        assert_eq!(
+            px4_mode(px4_custom_mode(MAIN_ACRO, 0)),
+            FlightMode::Other(0x0005_0000)
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! Bytes and timeouts in.
+
+use super::{Event, Session};
+use crate::command::{AckMatch, Target};
+use crate::dialect::MavMessage;
+use crate::heartbeat::Presence;
+use crate::profile::Profile;
+use crate::timesync::Sync;
+use crate::wire::Inbound;
+
+impl Session {
+    /// The signing clock at session time `now_us`.
+    pub(super) fn signing_now(&self, now_us: u64) -> u64 {
+        self.signing_base + now_us / 10
+    }
+
+    /// Feeds bytes as read from the transport, in any chunking.
+    pub fn handle_bytes(&mut self, now_us: u64, bytes: &[u8]) {
+        self.decoder.push(bytes);
+        let ts = self.signing_now(now_us);
+        while let Some(frame) = self.decoder.next(ts) {
+            match frame {
+                Ok(inbound) => self.handle_inbound(now_us, &inbound),
+                Err(rejected) => {
+                    let h = rejected.header;
+                    self.stats.on_rx(
+                        now_us,
+                        h.system_id,
+                        h.component_id,
+                        h.sequence,
+                        rejected.wire_len,
+                    );
+                    self.stats.on_rejected();
+                    self.events.push_back(Event::Rejected(rejected));
+                }
+            }
+        }
+    }
+
+    /// Takes one decoded frame (the shell normally uses [`handle_bytes`](Self::handle_bytes)).
+    pub fn handle_inbound(&mut self, now_us: u64, frame: &Inbound) {
+        let h = &frame.header;
+        self.stats.on_rx(
+            now_us,
+            h.system_id,
+            h.component_id,
+            h.sequence,
+            frame.wire_len,
+        );
+        if let MavMessage::HEARTBEAT(hb) = &frame.message {
+            match self.heartbeats.on_heartbeat(now_us, h, hb) {
+                Some(Presence::Found(info)) => {
+                    match Profile::resolve(self.cfg.autopilot, hb.autopilot) {
+                        Ok(profile) => {
+                            self.profile = Some(profile);
+                            self.target = Some(Target {
+                                system: info.system_id,
+                                component: info.component_id,
+                            });
+                            self.requests.reset(now_us, profile.stream_requests());
+                            self.events
+                                .push_back(Event::AutopilotFound { info, profile });
+                        }
+                        Err(e) => self
+                            .events
+                            .push_back(Event::AutopilotRefused(e.to_string())),
+                    }
+                }
+                Some(Presence::Back) => {
+                    self.stats.forget_sequences();
+                    if let Some(p) = self.profile {
+                        self.requests.reset(now_us, p.stream_requests());
+                    }
+                    self.events.push_back(Event::AutopilotBack);
+                }
+                Some(Presence::Lost) | None => {}
+            }
+        }
+        let Some(target) = self.target else {
+            return;
+        };
+        if h.system_id != u32::from(target.system) {
+            return;
+        }
+        let us = Target {
+            system: self.cfg.system_id,
+            component: self.cfg.component_id,
+        };
+        match &frame.message {
+            MavMessage::COMMAND_ACK(ack) => {
+                match self.commands.on_ack(now_us, h.system_id, ack, us) {
+                    AckMatch::Outcome(outcome) => {
+                        if let Some(p) = self.plan.as_mut() {
+                            p.command_done(outcome);
+                        }
+                    }
+                    AckMatch::Late { command, result } => {
+                        self.events.push_back(Event::LateAck { command, result });
+                    }
+                    AckMatch::Pending | AckMatch::Unrelated => {}
+                }
+            }
+            MavMessage::TIMESYNC(t) => match self.timesync.on_timesync(now_us, h, t) {
+                Sync::RoundTrip(rtt) => self.stats.on_rtt(now_us, rtt),
+                Sync::Answer(m) => self.outbox.push_back(MavMessage::TIMESYNC(m)),
+                Sync::Ignored => {}
+            },
+            MavMessage::PARAM_VALUE(v) => {
+                if let Some(p) = self.profile {
+                    self.params.on_value(v, p.param_encoding());
+                }
+            }
+            MavMessage::STATUSTEXT(t) => {
+                if let Some(text) = self.texts.on_statustext(now_us / 1000, t) {
+                    self.events.push_back(Event::Text(text));
+                }
+            }
+            MavMessage::HOME_POSITION(_) => self.requests.home_seen(),
+            _ => {}
+        }
+        if h.component_id == target.component
+            && self
+                .telemetry
+                .fold(now_us / 1000, &frame.message, self.profile)
+        {
+            self.advance_plan(now_us);
+        }
+    }
+
+    /// Lets time pass: retries, timeouts, lost heartbeats, plan deadlines.
+    pub fn handle_timeout(&mut self, now_us: u64) {
+        if self.heartbeats.handle_timeout(now_us) == Some(Presence::Lost) {
+            self.events.push_back(Event::AutopilotLost);
+        }
+        if let Some(outcome) = self.commands.handle_timeout(now_us)
+            && let Some(p) = self.plan.as_mut()
+        {
+            p.command_done(outcome);
+        }
+        self.advance_plan(now_us);
+    }
+}

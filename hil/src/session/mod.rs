@@ -1,0 +1,310 @@
+//! [`Session`]: the whole companion side of one autopilot link as a sans-IO state machine,
+//! in the manner of quinn-proto's `Connection`. The shell feeds it bytes and time
+//! ([`handle_bytes`](Session::handle_bytes), [`handle_timeout`](Session::handle_timeout)), asks
+//! it for frames to write ([`poll_transmit`](Session::poll_transmit)) and for when to wake it
+//! ([`poll_timeout`](Session::poll_timeout)), and drains [`Event`]s. Time is microseconds on
+//! the shell's monotonic clock; nothing here reads a clock or touches a socket.
+
+mod config;
+mod inbound;
+mod outbound;
+
+pub use config::SessionConfig;
+
+use crate::command::{CommandMachine, Target};
+use crate::dialect::{MavMessage, mav};
+use crate::error::HilError;
+use crate::heartbeat::{AutopilotInfo, Heartbeats};
+use crate::measure::{LinkMeasurement, LinkStats};
+use crate::offboard::SetpointStream;
+use crate::param::{ParamClient, ParamValue};
+use crate::plan::{PlanOutcome, PlanRunner};
+use crate::profile::Profile;
+use crate::statustext::{StatusText, StatusTexts};
+use crate::streams::StreamRequests;
+use crate::telemetry::TelemetryCache;
+use crate::timesync::TimeSync;
+use crate::translate::{Context, translate};
+use crate::wire::{Decoder, Encoder, Rejected, Signer, Verifier};
+use alpha3_core::command::Command;
+use alpha3_core::snapshot::VehicleSnapshot;
+use std::collections::{BTreeMap, VecDeque};
+
+/// How a command ended, with the autopilot's own words meanwhile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanReport {
+    pub id: u64,
+    pub command: &'static str,
+    pub outcome: PlanOutcome,
+    pub at_ms: u64,
+    /// STATUSTEXTs of WARNING or worse received while it ran.
+    pub warnings: Vec<String>,
+}
+
+/// Something the shell (and the flight record) should know about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    AutopilotFound {
+        info: AutopilotInfo,
+        profile: Profile,
+    },
+    /// The autopilot announces something this configuration cannot fly.
+    AutopilotRefused(String),
+    AutopilotLost,
+    AutopilotBack,
+    Text(StatusText),
+    PlanDone(PlanReport),
+    /// The hold sent to cancel a lost command ended.
+    LostCommandHeld(PlanReport),
+    /// An ACK for a command we had given up on: the autopilot may have acted on it.
+    LateAck {
+        command: mav::MavCmd,
+        result: mav::MavResult,
+    },
+    Rejected(Rejected),
+}
+
+/// The companion side of one autopilot link.
+#[derive(Debug)]
+pub struct Session {
+    cfg: SessionConfig,
+    decoder: Decoder,
+    encoder: Encoder,
+    heartbeats: Heartbeats,
+    telemetry: TelemetryCache,
+    texts: StatusTexts,
+    commands: CommandMachine,
+    plan: Option<PlanRunner>,
+    /// Set while the running plan is our own hold after a lost command.
+    plan_is_hold: bool,
+    next_plan_id: u64,
+    params: ParamClient,
+    timesync: TimeSync,
+    stats: LinkStats,
+    stream: SetpointStream,
+    requests: StreamRequests,
+    outbox: VecDeque<MavMessage>,
+    events: VecDeque<Event>,
+    profile: Option<Profile>,
+    target: Option<Target>,
+    /// Signing timestamp at session time 0 (10 µs ticks since 2015).
+    signing_base: u64,
+}
+
+impl Session {
+    /// `signing_base` is the signing clock at time 0 (from the wall clock, by the shell).
+    pub fn new(cfg: SessionConfig, signing_base: u64) -> Result<Self, HilError> {
+        cfg.check()?;
+        let (decoder, signer) = match &cfg.signing_key {
+            Some(key) => (
+                Decoder::with_signing(Verifier::new(key.clone()), cfg.require_signing),
+                Some(Signer::new(key.clone(), cfg.signing_link_id)),
+            ),
+            None => (Decoder::new(), None),
+        };
+        Ok(Self {
+            decoder,
+            encoder: Encoder::new(cfg.system_id, signer),
+            heartbeats: Heartbeats::new(
+                cfg.heartbeat_interval_ms,
+                cfg.component_id,
+                cfg.gcs_component_id,
+                cfg.heartbeat_lost_ms,
+            ),
+            telemetry: TelemetryCache::new(),
+            texts: StatusTexts::default(),
+            commands: CommandMachine::new(cfg.timing),
+            plan: None,
+            plan_is_hold: false,
+            next_plan_id: 1,
+            params: ParamClient::new(cfg.param_timeout_ms, cfg.param_sends),
+            timesync: TimeSync::new(cfg.timesync_interval_ms),
+            stats: LinkStats::new(cfg.measure_window_ms),
+            stream: SetpointStream::new(cfg.setpoint_rate_hz),
+            requests: StreamRequests::default(),
+            outbox: VecDeque::new(),
+            events: VecDeque::new(),
+            profile: None,
+            target: None,
+            signing_base,
+            cfg,
+        })
+    }
+
+    pub fn config(&self) -> &SessionConfig {
+        &self.cfg
+    }
+
+    pub fn profile(&self) -> Option<Profile> {
+        self.profile
+    }
+
+    pub fn autopilot(&self) -> Option<AutopilotInfo> {
+        self.heartbeats.autopilot()
+    }
+
+    pub fn is_autopilot_lost(&self) -> bool {
+        self.heartbeats.is_lost()
+    }
+
+    pub fn telemetry(&self) -> &TelemetryCache {
+        &self.telemetry
+    }
+
+    pub fn snapshot(&self) -> VehicleSnapshot {
+        self.telemetry.snapshot()
+    }
+
+    pub fn texts(&self) -> &StatusTexts {
+        &self.texts
+    }
+
+    pub fn is_streaming(&self) -> bool {
+        self.stream.is_streaming()
+    }
+
+    /// Whether a command is still running.
+    pub fn is_busy(&self) -> bool {
+        self.plan.is_some()
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    pub fn measure(&mut self, now_us: u64) -> LinkMeasurement {
+        let age = self.heartbeats.age_us(now_us);
+        self.stats.measure(now_us, age)
+    }
+
+    /// Counts a transport error (the shell reports them; they are never dropped silently).
+    pub fn note_io_error(&mut self) {
+        self.stats.on_io_error();
+    }
+
+    /// Asks the autopilot for these parameters.
+    pub fn read_params(&mut self, now_us: u64, names: &[String]) {
+        self.params.request(now_us, names);
+    }
+
+    pub fn params_done(&self) -> bool {
+        self.params.is_done()
+    }
+
+    pub fn params(&self) -> &BTreeMap<String, ParamValue> {
+        self.params.values()
+    }
+
+    /// Starts `command`; a command still running is superseded. Returns the plan id that its
+    /// [`Event::PlanDone`] will carry.
+    pub fn start_command(&mut self, now_us: u64, command: &Command) -> Result<u64, HilError> {
+        let (Some(profile), Some(target)) = (self.profile, self.target) else {
+            return Err(HilError::NotReady {
+                missing: "no autopilot heartbeat yet".into(),
+                timeout_ms: 0,
+            });
+        };
+        let seen = self.telemetry.seen();
+        let needs_position = !matches!(
+            command,
+            Command::Arm
+                | Command::Disarm
+                | Command::Hold
+                | Command::ReturnToHome
+                | Command::SetSpeed { .. }
+                | Command::Land { site: None }
+        );
+        if needs_position && !(seen.home && seen.position) {
+            return Err(HilError::NotReady {
+                missing: "home and position not known yet".into(),
+                timeout_ms: 0,
+            });
+        }
+        let ctx = Context {
+            target,
+            snapshot: self.telemetry.snapshot(),
+            frame: *self.telemetry.frame(),
+            home_local: self.telemetry.home_local(),
+            goto: self.cfg.goto,
+            streaming: self.stream.is_streaming(),
+            arm_ready_ms: self.cfg.arm_ready_ms,
+            arm_interval_ms: self.cfg.arm_interval_ms,
+            arrive_timeout_ms: self.cfg.arrive_timeout_ms,
+        };
+        let plan = translate(command, profile, &ctx)?;
+        self.supersede(now_us);
+        let id = self.next_plan_id;
+        self.next_plan_id += 1;
+        self.plan = Some(PlanRunner::new(
+            id,
+            plan,
+            now_us,
+            self.cfg.confirm_timeout_ms,
+        ));
+        self.plan_is_hold = false;
+        self.advance_plan(now_us);
+        Ok(id)
+    }
+
+    fn supersede(&mut self, now_us: u64) {
+        if let Some(old) = self.plan.take() {
+            self.commands.abandon(now_us);
+            let report = self.report(&old, PlanOutcome::Superseded, now_us);
+            self.events.push_back(Event::PlanDone(report));
+        }
+    }
+
+    fn report(&self, runner: &PlanRunner, outcome: PlanOutcome, now_us: u64) -> PlanReport {
+        PlanReport {
+            id: runner.id,
+            command: runner.plan.command,
+            outcome,
+            at_ms: now_us / 1000,
+            warnings: self
+                .texts
+                .since(runner.started_us / 1000)
+                .filter(|t| t.is_warning())
+                .map(|t| t.text.clone())
+                .collect(),
+        }
+    }
+
+    /// Moves the running plan on; reports it when it ends.
+    fn advance_plan(&mut self, now_us: u64) {
+        let (Some(runner), Some(target)) = (self.plan.as_mut(), self.target) else {
+            return;
+        };
+        let snap = self.telemetry.snapshot();
+        let mut io = crate::plan::PlanIo {
+            commands: &mut self.commands,
+            stream: &mut self.stream,
+            outbox: &mut self.outbox,
+            target,
+        };
+        let Some(outcome) = runner.advance(now_us, &snap, &mut io) else {
+            return;
+        };
+        let Some(done) = self.plan.take() else {
+            return;
+        };
+        let lost = matches!(
+            outcome,
+            PlanOutcome::TimedOut { .. } | PlanOutcome::Unconfirmed { .. }
+        );
+        let report = self.report(&done, outcome, now_us);
+        if self.plan_is_hold {
+            self.plan_is_hold = false;
+            self.events.push_back(Event::LostCommandHeld(report));
+            return;
+        }
+        self.events.push_back(Event::PlanDone(report));
+        if lost
+            && done.plan.hold_if_lost
+            && self.cfg.hold_after_lost_command
+            && snap.is_airborne()
+            && self.start_command(now_us, &Command::Hold).is_ok()
+        {
+            self.plan_is_hold = true;
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! The link task: owns the transport and the [`Session`], moves bytes and time between them,
+//! reopens the transport when it fails (autopilot reboot, cable pull) while the session — and
+//! with it the snapshot, the statistics and any pending command — lives on.
+
+use super::transport::{Transport, open};
+use crate::error::HilError;
+use crate::heartbeat::AutopilotInfo;
+use crate::measure::LinkMeasurement;
+use crate::param::ParamValue;
+use crate::profile::Profile;
+use crate::session::{Event, PlanReport, Session};
+use crate::telemetry::Seen;
+use alpha3_core::command::Command;
+use alpha3_core::config::Address;
+use alpha3_core::snapshot::VehicleSnapshot;
+use std::collections::BTreeMap;
+use std::io;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+/// A write that does not finish in this time counts as a dead transport.
+const WRITE_STALL: Duration = Duration::from_millis(1000);
+/// Opening (TCP connect/accept, a serial port) may take this long per try.
+const OPEN_TIMEOUT: Duration = Duration::from_millis(500);
+const PUBLISH_EVERY_US: u64 = 100_000;
+const MAX_BACKOFF_MS: u64 = 2000;
+
+type ParamReply = oneshot::Sender<BTreeMap<String, ParamValue>>;
+
+/// A request from a [`HilLink`](super::HilLink) handle.
+#[derive(Debug)]
+pub(crate) enum Request {
+    Command {
+        command: Command,
+        reply: oneshot::Sender<Result<PlanReport, HilError>>,
+    },
+    ReadParams {
+        names: Vec<String>,
+        reply: ParamReply,
+    },
+}
+
+/// The link as the task last saw it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LinkStatus {
+    pub autopilot: Option<AutopilotInfo>,
+    pub profile: Option<Profile>,
+    pub seen: Seen,
+    pub autopilot_lost: bool,
+    pub transport_open: bool,
+    /// Times the transport had to be reopened.
+    pub reopened: u32,
+    pub last_error: Option<String>,
+    /// Why the autopilot cannot be flown with this configuration, if it cannot.
+    pub refused: Option<String>,
+    pub measurement: LinkMeasurement,
+}
+
+/// Channels from the task to the handle.
+#[derive(Debug)]
+pub(crate) struct Outputs {
+    pub snapshot: watch::Sender<VehicleSnapshot>,
+    pub status: watch::Sender<LinkStatus>,
+    pub events: broadcast::Sender<Event>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Driver {
+    pub address: Address,
+    pub session: Session,
+    pub transport: Option<Transport>,
+    pub epoch: Instant,
+    pub requests: mpsc::Receiver<Request>,
+    pub out: Outputs,
+    pub status: LinkStatus,
+    pending_commands: Vec<(u64, oneshot::Sender<Result<PlanReport, HilError>>)>,
+    pending_params: Vec<(Vec<String>, ParamReply)>,
+    next_publish_us: u64,
+    reopen_at_us: u64,
+    backoff_ms: u64,
+}
+
+impl Driver {
+    pub fn new(
+        address: Address,
+        session: Session,
+        transport: Transport,
+        epoch: Instant,
+        requests: mpsc::Receiver<Request>,
+        out: Outputs,
+    ) -> Self {
+        Self {
+            address,
+            session,
+            transport: Some(transport),
+            epoch,
+            requests,
+            out,
+            status: LinkStatus {
+                transport_open: true,
+                ..LinkStatus::default()
+            },
+            pending_commands: Vec::new(),
+            pending_params: Vec::new(),
+            next_publish_us: 0,
+            reopen_at_us: 0,
+            backoff_ms: 100,
+        }
+    }
+
+    fn now_us(&self) -> u64 {
+        self.epoch.elapsed().as_micros() as u64
+    }
+
+    /// Runs until every handle is gone.
+    pub async fn run(mut self) {
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut frame = Vec::with_capacity(300);
+        loop {
+            if self.transport.is_none() && self.now_us() >= self.reopen_at_us {
+                self.reopen().await;
+            }
+            let now = self.now_us();
+            self.session.handle_timeout(now);
+            if let Err(e) = self.flush(now, &mut frame).await {
+                self.lost_transport(e);
+            }
+            self.drain_events();
+            self.publish(now);
+            let wake = self.wake_at(now);
+            tokio::select! {
+                r = recv(&mut self.transport, &mut buf) => match r {
+                    Ok(n) => {
+                        let now = self.now_us();
+                        self.session.handle_bytes(now, &buf[..n]);
+                    }
+                    Err(e) => self.lost_transport(e),
+                },
+                request = self.requests.recv() => match request {
+                    Some(r) => self.handle_request(r),
+                    None => return,
+                },
+                () = tokio::time::sleep_until(wake) => {}
+            }
+        }
+    }
+
+    fn wake_at(&self, now: u64) -> Instant {
+        let mut at = self.session.poll_timeout().unwrap_or(now + 1_000_000);
+        at = at.min(self.next_publish_us);
+        if self.transport.is_none() {
+            at = at.min(self.reopen_at_us);
+        }
+        self.epoch + Duration::from_micros(at.max(now))
+    }
+
+    /// Writes every frame due; without a transport they are dropped, never queued for later.
+    async fn flush(&mut self, now: u64, frame: &mut Vec<u8>) -> io::Result<()> {
+        loop {
+            frame.clear();
+            if self.session.poll_transmit(now, frame).is_none() {
+                return Ok(());
+            }
+            if let Some(t) = self.transport.as_mut() {
+                tokio::time::timeout(WRITE_STALL, t.send(frame))
+                    .await
+                    .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "write stalled"))??;
+            }
+        }
+    }
+
+    fn lost_transport(&mut self, e: io::Error) {
+        tracing::warn!(address = %self.address, error = %e, "link lost; reopening");
+        self.session.note_io_error();
+        self.status.last_error = Some(e.to_string());
+        self.status.transport_open = false;
+        self.transport = None;
+        self.reopen_at_us = self.now_us() + self.backoff_ms * 1000;
+        self.next_publish_us = 0;
+    }
+
+    async fn reopen(&mut self) {
+        match tokio::time::timeout(OPEN_TIMEOUT, open(&self.address)).await {
+            Ok(Ok(t)) => {
+                tracing::info!(address = %self.address, "link reopened");
+                self.transport = Some(t);
+                self.status.transport_open = true;
+                self.status.reopened += 1;
+                self.backoff_ms = 100;
+            }
+            Ok(Err(e)) => {
+                self.session.note_io_error();
+                self.status.last_error = Some(e.to_string());
+                self.backoff_ms = (self.backoff_ms * 2).min(MAX_BACKOFF_MS);
+            }
+            Err(_) => self.backoff_ms = (self.backoff_ms * 2).min(MAX_BACKOFF_MS),
+        }
+        self.reopen_at_us = self.now_us() + self.backoff_ms * 1000;
+        self.next_publish_us = 0;
+    }
+
+    fn handle_request(&mut self, request: Request) {
+        let now = self.now_us();
+        match request {
+            Request::Command { command, reply } => {
+                match self.session.start_command(now, &command) {
+                    Ok(id) => self.pending_commands.push((id, reply)),
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
+            }
+            Request::ReadParams { names, reply } => {
+                self.session.read_params(now, &names);
+                self.pending_params.push((names, reply));
+            }
+        }
+    }
+
+    fn drain_events(&mut self) {
+        while let Some(event) = self.session.poll_event() {
+            match &event {
+                Event::PlanDone(report) => {
+                    if let Some(i) = self
+                        .pending_commands
+                        .iter()
+                        .position(|(id, _)| *id == report.id)
+                    {
+                        let (_, reply) = self.pending_commands.swap_remove(i);
+                        // The caller may have given up waiting; the plan still ran.
+                        let _ = reply.send(Ok(report.clone()));
+                    }
+                }
+                Event::AutopilotRefused(why) => self.status.refused = Some(why.clone()),
+                Event::Text(t) => {
+                    tracing::info!(severity = ?t.severity, text = %t.text, "autopilot")
+                }
+                Event::LateAck { command, result } => {
+                    tracing::warn!(?command, ?result, "late ACK for a command given up on");
+                }
+                Event::Rejected(r) => tracing::debug!(reason = ?r.reason, "frame refused"),
+                _ => tracing::info!(?event, "link"),
+            }
+            self.next_publish_us = 0;
+            // No subscriber is not an error: the events are also in the status and replies.
+            let _ = self.out.events.send(event);
+        }
+        if self.session.params_done() && !self.pending_params.is_empty() {
+            let values = self.session.params();
+            for (names, reply) in self.pending_params.drain(..) {
+                let wanted = names
+                    .iter()
+                    .filter_map(|n| values.get(n).map(|v| (n.clone(), *v)))
+                    .collect();
+                let _ = reply.send(wanted);
+            }
+        }
+    }
+
+    fn publish(&mut self, now: u64) {
+        let snap = self.session.snapshot();
+        self.out.snapshot.send_if_modified(|s| {
+            let changed = *s != snap;
+            *s = snap;
+            changed
+        });
+        if now < self.next_publish_us {
+            return;
+        }
+        self.next_publish_us = now + PUBLISH_EVERY_US;
+        self.status.autopilot = self.session.autopilot();
+        self.status.profile = self.session.profile();
+        self.status.seen = self.session.telemetry().seen();
+        self.status.autopilot_lost = self.session.is_autopilot_lost();
+        self.status.measurement = self.session.measure(now);
+        self.out.status.send_replace(self.status.clone());
+    }
+}
+
+/// Reads from the transport, or waits forever while there is none.
+async fn recv(transport: &mut Option<Transport>, buf: &mut [u8]) -> io::Result<usize> {
+    match transport {
+        Some(t) => t.recv(buf).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,306 @@
+//! [`HilLink`]: the `VehicleLink` of a real autopilot. Connecting waits for the autopilot's
+//! heartbeat, home and position, then runs preflight; sending forwards only gate-approved
+//! commands to the link task and returns once telemetry confirmed them (or did not).
+
+use super::driver::{Driver, LinkStatus, Outputs, Request};
+use super::transport::open;
+use crate::error::HilError;
+use crate::measure::LinkMeasurement;
+use crate::param::ParamValue;
+use crate::plan::PlanOutcome;
+use crate::preflight::PreflightReport;
+use crate::session::{Event, PlanReport, Session, SessionConfig};
+use crate::wire::signing_timestamp;
+use alpha3_core::command::Command;
+use alpha3_core::config::{Address, LinkConfig};
+use alpha3_core::gate::ApprovedCommand;
+use alpha3_core::snapshot::VehicleSnapshot;
+use alpha3_core::vehicle::{LinkError, SendReceipt, VehicleLink};
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+/// What [`HilLink::connect`] waits for and checks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConnectOptions {
+    /// For the heartbeat, and then for home and a position.
+    pub ready_timeout_ms: u64,
+    /// Read the autopilot's failsafe parameters before returning.
+    pub preflight: bool,
+    /// Failsafe parameters that must be on; connecting fails otherwise.
+    pub required_failsafes: Vec<String>,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        Self {
+            ready_timeout_ms: 30_000,
+            preflight: true,
+            required_failsafes: Vec::new(),
+        }
+    }
+}
+
+/// A connected autopilot.
+#[derive(Debug)]
+pub struct HilLink {
+    address: Address,
+    requests: mpsc::Sender<Request>,
+    snapshot: watch::Receiver<VehicleSnapshot>,
+    status: watch::Receiver<LinkStatus>,
+    events: broadcast::Sender<Event>,
+    epoch: Instant,
+    preflight: Option<PreflightReport>,
+    task: JoinHandle<()>,
+}
+
+impl HilLink {
+    /// Connects as the `[link]` config section says.
+    pub async fn connect(link: &LinkConfig) -> Result<Self, HilError> {
+        let address = Address::parse(&link.connect).map_err(|e| HilError::Config(e.to_string()))?;
+        let options = ConnectOptions {
+            required_failsafes: link.required_failsafes.clone(),
+            ..ConnectOptions::default()
+        };
+        Self::connect_with(address, SessionConfig::from_link_config(link)?, options).await
+    }
+
+    /// Connects with explicit session settings.
+    pub async fn connect_with(
+        address: Address,
+        cfg: SessionConfig,
+        options: ConnectOptions,
+    ) -> Result<Self, HilError> {
+        let unix_us = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_micros() as u64)
+            .unwrap_or(0);
+        let session = Session::new(cfg, signing_timestamp(unix_us))?;
+        let transport = open(&address).await.map_err(|source| HilError::Open {
+            address: address.to_string(),
+            source,
+        })?;
+        let epoch = Instant::now();
+        let (req_tx, req_rx) = mpsc::channel(16);
+        let (snap_tx, snap_rx) = watch::channel(session.snapshot());
+        let (status_tx, status_rx) = watch::channel(LinkStatus::default());
+        let (event_tx, _) = broadcast::channel(256);
+        let out = Outputs {
+            snapshot: snap_tx,
+            status: status_tx,
+            events: event_tx.clone(),
+        };
+        let driver = Driver::new(address.clone(), session, transport, epoch, req_rx, out);
+        let task = tokio::spawn(driver.run());
+        let mut link = Self {
+            address,
+            requests: req_tx,
+            snapshot: snap_rx,
+            status: status_rx,
+            events: event_tx,
+            epoch,
+            preflight: None,
+            task,
+        };
+        link.wait_ready(options.ready_timeout_ms).await?;
+        if options.preflight {
+            let report = link.run_preflight(&options.required_failsafes).await?;
+            let refusals = report.refusals();
+            if !refusals.is_empty() {
+                return Err(HilError::PreflightRefused(format!(
+                    "{}\n{report}",
+                    refusals.join("; ")
+                )));
+            }
+            link.preflight = Some(report);
+        }
+        Ok(link)
+    }
+
+    /// The first status that satisfies `ready`, or `None` at the deadline.
+    async fn wait_status(
+        &mut self,
+        deadline: Instant,
+        ready: impl FnMut(&LinkStatus) -> bool,
+    ) -> Result<Option<LinkStatus>, HilError> {
+        let waited = tokio::time::timeout_at(deadline, async {
+            self.status.wait_for(ready).await.map(|s| s.clone())
+        })
+        .await;
+        match waited {
+            Ok(Ok(s)) => Ok(Some(s)),
+            Ok(Err(_)) => Err(HilError::Stopped),
+            Err(_) => Ok(None),
+        }
+    }
+
+    async fn wait_ready(&mut self, timeout_ms: u64) -> Result<(), HilError> {
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let found = self
+            .wait_status(deadline, |s| {
+                s.autopilot.is_some() && (s.profile.is_some() || s.refused.is_some())
+            })
+            .await?;
+        let Some(status) = found else {
+            return Err(HilError::NoAutopilot {
+                address: self.address.to_string(),
+                timeout_ms,
+            });
+        };
+        if let Some(why) = status.refused {
+            return Err(HilError::Config(why));
+        }
+        let ready = self
+            .wait_status(deadline, |s| {
+                s.seen.home && s.seen.position && s.seen.heartbeat
+            })
+            .await?;
+        if ready.is_some() {
+            return Ok(());
+        }
+        let s = self.status.borrow().seen;
+        let mut missing = vec![];
+        if !s.home {
+            missing.push("HOME_POSITION");
+        }
+        if !s.position {
+            missing.push("a position");
+        }
+        Err(HilError::NotReady {
+            missing: missing.join(", "),
+            timeout_ms,
+        })
+    }
+
+    async fn run_preflight(&self, required: &[String]) -> Result<PreflightReport, HilError> {
+        let profile = self.status.borrow().profile.ok_or(HilError::Stopped)?;
+        let names = PreflightReport::names(profile, required);
+        let values = self.read_params(names).await?;
+        Ok(PreflightReport::evaluate(profile, required, &values))
+    }
+
+    /// Reads parameters (values decoded per the autopilot's encoding); unanswered names are
+    /// missing from the map.
+    pub async fn read_params(
+        &self,
+        names: Vec<String>,
+    ) -> Result<BTreeMap<String, ParamValue>, HilError> {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::ReadParams { names, reply })
+            .await
+            .map_err(|_| HilError::Stopped)?;
+        answer.await.map_err(|_| HilError::Stopped)
+    }
+
+    /// The failsafe report read at connect time.
+    pub fn preflight(&self) -> Option<&PreflightReport> {
+        self.preflight.as_ref()
+    }
+
+    pub fn status(&self) -> LinkStatus {
+        self.status.borrow().clone()
+    }
+
+    /// Link measurements (refreshed every 100 ms by the link task).
+    pub fn measurement(&self) -> LinkMeasurement {
+        self.status.borrow().measurement
+    }
+
+    /// Every session event, for the flight record.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    /// Runs `command` without the gate. Only this crate's tests may do that.
+    #[cfg(feature = "test-support")]
+    pub async fn execute_unchecked(&mut self, command: &Command) -> Result<SendReceipt, LinkError> {
+        self.execute(command).await
+    }
+
+    async fn execute(&mut self, command: &Command) -> Result<SendReceipt, LinkError> {
+        let (reply, answer) = oneshot::channel();
+        let stopped = || LinkError::Disconnected(format!("{}: link task stopped", self.address));
+        self.requests
+            .send(Request::Command {
+                command: *command,
+                reply,
+            })
+            .await
+            .map_err(|_| stopped())?;
+        let report = answer.await.map_err(|_| stopped())??;
+        receipt(report)
+    }
+
+    /// Stops the link task.
+    pub async fn close(self) {
+        self.task.abort();
+        // An aborted task reports a cancellation, which is what we asked for.
+        let _ = self.task.await;
+    }
+}
+
+/// The caller's view of a finished plan.
+fn receipt(report: PlanReport) -> Result<SendReceipt, LinkError> {
+    let said = if report.warnings.is_empty() {
+        String::new()
+    } else {
+        format!(" (autopilot: {})", report.warnings.join("; "))
+    };
+    let refused = |message: String| {
+        Ok(SendReceipt {
+            accepted: false,
+            message: Some(message),
+            at_ms: report.at_ms,
+        })
+    };
+    match report.outcome {
+        PlanOutcome::Confirmed => Ok(SendReceipt {
+            accepted: true,
+            message: report.warnings.last().cloned(),
+            at_ms: report.at_ms,
+        }),
+        PlanOutcome::Refused { result } => {
+            refused(format!("{} refused: {result:?}{said}", report.command))
+        }
+        PlanOutcome::Unconfirmed { expected } => refused(format!(
+            "{} acknowledged, but telemetry showed no {expected}{said}",
+            report.command
+        )),
+        PlanOutcome::Superseded => {
+            refused(format!("{} superseded by a newer command", report.command))
+        }
+        PlanOutcome::TimedOut { what, waited_ms } => Err(LinkError::Timeout {
+            what,
+            timeout_ms: waited_ms,
+        }),
+    }
+}
+
+impl VehicleLink for HilLink {
+    fn snapshot(&self) -> VehicleSnapshot {
+        *self.snapshot.borrow()
+    }
+
+    async fn send(&mut self, command: ApprovedCommand) -> Result<SendReceipt, LinkError> {
+        self.execute(command.command()).await
+    }
+
+    /// Waits on the link's clock; the link task keeps ingesting meanwhile.
+    async fn advance(&mut self, until_ms: u64) -> Result<(), LinkError> {
+        if self.task.is_finished() {
+            return Err(LinkError::Disconnected(format!(
+                "{}: link task stopped",
+                self.address
+            )));
+        }
+        tokio::time::sleep_until(self.epoch + Duration::from_millis(until_ms)).await;
+        Ok(())
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+}

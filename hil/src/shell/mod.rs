@@ -1,0 +1,10 @@
+//! The async shell around [`Session`](crate::session::Session): transports by address, the
+//! link task with reconnection, and [`HilLink`].
+
+mod driver;
+mod link;
+mod transport;
+
+pub use driver::LinkStatus;
+pub use link::{ConnectOptions, HilLink};
+pub use transport::{Transport, open};

@@ -1,0 +1,212 @@
+//! The telemetry cache: folds decoded messages into one [`VehicleSnapshot`].
+//!
+//! Positions are kept relative to the autopilot's home (HOME_POSITION), through the same
+//! azimuthal-equidistant projection PX4 uses, so a local point here is a local point there.
+//! Home moves at every arming on PX4; the frame follows it.
+
+use crate::dialect::{MavMessage, mav};
+use crate::profile::Profile;
+use alpha3_core::frames::{Geo, LocalFrame, Ned, wrap_heading_deg};
+use alpha3_core::snapshot::{FixType, FlightMode, Gnss, LandedState, VehicleSnapshot};
+
+/// What the cache has seen so far: a snapshot is only meaningful with home and a position.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Seen {
+    pub heartbeat: bool,
+    pub home: bool,
+    pub position: bool,
+}
+
+/// Newest telemetry of one autopilot.
+#[derive(Debug, Clone)]
+pub struct TelemetryCache {
+    snapshot: VehicleSnapshot,
+    frame: LocalFrame,
+    /// Home in the autopilot's local (EKF-origin) frame, for LOCAL_NED setpoints.
+    home_local: Ned,
+    /// Newest global position, kept so a home change re-projects it at once.
+    global: Option<Geo>,
+    seen: Seen,
+    battery_from_status: bool,
+}
+
+impl Default for TelemetryCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TelemetryCache {
+    pub fn new() -> Self {
+        let mut snapshot = VehicleSnapshot::on_ground_at_home(Geo::default(), 0);
+        snapshot.landed = LandedState::Unknown;
+        snapshot.gnss = Gnss {
+            fix: FixType::None,
+            satellites: 0,
+            eph_m: 0.0,
+        };
+        snapshot.battery.remaining_pct = 0.0;
+        Self {
+            snapshot,
+            frame: LocalFrame::new(Geo::default()),
+            home_local: Ned::default(),
+            global: None,
+            seen: Seen::default(),
+            battery_from_status: false,
+        }
+    }
+
+    pub fn snapshot(&self) -> VehicleSnapshot {
+        self.snapshot
+    }
+
+    pub fn seen(&self) -> Seen {
+        self.seen
+    }
+
+    pub fn frame(&self) -> &LocalFrame {
+        &self.frame
+    }
+
+    pub fn home_local(&self) -> Ned {
+        self.home_local
+    }
+
+    /// Folds one message from the autopilot; returns whether the snapshot changed.
+    pub fn fold(&mut self, now_ms: u64, message: &MavMessage, profile: Option<Profile>) -> bool {
+        let s = &mut self.snapshot;
+        match message {
+            MavMessage::HEARTBEAT(hb) => {
+                s.armed = hb
+                    .base_mode
+                    .contains(mav::MavModeFlag::MAV_MODE_FLAG_SAFETY_ARMED);
+                s.mode = match profile {
+                    Some(p) => p.flight_mode(hb.custom_mode),
+                    None => FlightMode::Other(hb.custom_mode),
+                };
+                self.seen.heartbeat = true;
+            }
+            MavMessage::GLOBAL_POSITION_INT(p) => {
+                let geo = Geo {
+                    lat_deg: f64::from(p.lat) * 1e-7,
+                    lon_deg: f64::from(p.lon) * 1e-7,
+                    alt_amsl_m: f64::from(p.alt) * 1e-3,
+                };
+                self.global = Some(geo);
+                s.position = self.frame.to_enu(geo);
+                s.velocity = Ned::new(
+                    f64::from(p.vx) * 0.01,
+                    f64::from(p.vy) * 0.01,
+                    f64::from(p.vz) * 0.01,
+                )
+                .to_enu();
+                if p.hdg != u16::MAX {
+                    s.yaw_deg = wrap_heading_deg(f64::from(p.hdg) * 0.01);
+                }
+                self.seen.position = true;
+            }
+            MavMessage::LOCAL_POSITION_NED(p) if self.global.is_none() => {
+                // Only without a global position (e.g. no GNSS): relative to home's local point.
+                let n = Ned::new(
+                    f64::from(p.x) - self.home_local.north,
+                    f64::from(p.y) - self.home_local.east,
+                    f64::from(p.z) - self.home_local.down,
+                );
+                s.position = n.to_enu();
+                s.velocity = Ned::new(f64::from(p.vx), f64::from(p.vy), f64::from(p.vz)).to_enu();
+                self.seen.position = true;
+            }
+            MavMessage::ATTITUDE(a) => {
+                s.yaw_deg = wrap_heading_deg(f64::from(a.yaw).to_degrees());
+            }
+            MavMessage::HOME_POSITION(h) => {
+                let home = Geo {
+                    lat_deg: f64::from(h.latitude) * 1e-7,
+                    lon_deg: f64::from(h.longitude) * 1e-7,
+                    alt_amsl_m: f64::from(h.altitude) * 1e-3,
+                };
+                if !self.seen.home || home != s.home {
+                    s.home = home;
+                    self.frame = LocalFrame::new(home);
+                    if let Some(g) = self.global {
+                        s.position = self.frame.to_enu(g);
+                    }
+                }
+                self.home_local = Ned::new(f64::from(h.x), f64::from(h.y), f64::from(h.z));
+                self.seen.home = true;
+            }
+            MavMessage::SYS_STATUS(st) => {
+                if st.voltage_battery != u16::MAX {
+                    s.battery.voltage_v = f64::from(st.voltage_battery) * 1e-3;
+                }
+                s.battery.current_a = if st.current_battery >= 0 {
+                    f64::from(st.current_battery) * 0.01
+                } else {
+                    0.0
+                };
+                if st.battery_remaining >= 0 && !self.battery_from_status {
+                    s.battery.remaining_pct = f64::from(st.battery_remaining);
+                }
+            }
+            MavMessage::BATTERY_STATUS(b) if b.id == 0 => {
+                if b.battery_remaining >= 0 {
+                    s.battery.remaining_pct = f64::from(b.battery_remaining);
+                    self.battery_from_status = true;
+                }
+                if b.current_battery >= 0 {
+                    s.battery.current_a = f64::from(b.current_battery) * 0.01;
+                }
+            }
+            MavMessage::EXTENDED_SYS_STATE(e) => {
+                s.landed = landed_state(e.landed_state);
+            }
+            MavMessage::GPS_RAW_INT(g) => {
+                s.gnss = Gnss {
+                    fix: fix_type(g.fix_type),
+                    satellites: if g.satellites_visible == u8::MAX {
+                        0
+                    } else {
+                        g.satellites_visible
+                    },
+                    eph_m: if g.h_acc > 0 {
+                        f64::from(g.h_acc) * 1e-3
+                    } else if g.eph != u16::MAX {
+                        // HDOP × 100; with no h_acc, HDOP in metres is the usual rough stand-in.
+                        f64::from(g.eph) * 0.01
+                    } else {
+                        0.0
+                    },
+                };
+            }
+            _ => return false,
+        }
+        s.time_ms = now_ms;
+        true
+    }
+}
+
+fn landed_state(s: mav::MavLandedState) -> LandedState {
+    use mav::MavLandedState as L;
+    match s {
+        L::MAV_LANDED_STATE_ON_GROUND => LandedState::OnGround,
+        L::MAV_LANDED_STATE_IN_AIR => LandedState::InAir,
+        L::MAV_LANDED_STATE_TAKEOFF => LandedState::TakingOff,
+        L::MAV_LANDED_STATE_LANDING => LandedState::Landing,
+        L::MAV_LANDED_STATE_UNDEFINED => LandedState::Unknown,
+    }
+}
+
+fn fix_type(f: mav::GpsFixType) -> FixType {
+    use mav::GpsFixType as G;
+    match f {
+        G::GPS_FIX_TYPE_NO_GPS | G::GPS_FIX_TYPE_NO_FIX => FixType::None,
+        G::GPS_FIX_TYPE_2D_FIX => FixType::Fix2d,
+        G::GPS_FIX_TYPE_3D_FIX | G::GPS_FIX_TYPE_STATIC | G::GPS_FIX_TYPE_PPP => FixType::Fix3d,
+        G::GPS_FIX_TYPE_DGPS => FixType::Dgps,
+        G::GPS_FIX_TYPE_RTK_FLOAT => FixType::RtkFloat,
+        G::GPS_FIX_TYPE_RTK_FIXED => FixType::RtkFixed,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,240 @@
+//! What each command looks like on the wire, per profile.
+
+use super::*;
+use crate::command::CommandForm;
+use crate::command::Retry;
+use crate::dialect::mav::{MavCmd, MavFrame};
+use alpha3_core::snapshot::FlightMode;
+
+const HOME: Geo = Geo {
+    lat_deg: 47.397742,
+    lon_deg: 8.545594,
+    alt_amsl_m: 488.0,
+};
+
+fn ctx(goto: GotoMethod) -> Context {
+    let mut snapshot = VehicleSnapshot::on_ground_at_home(HOME, 0);
+    snapshot.position = Enu::new(0.0, 0.0, 10.0);
+    snapshot.armed = true;
+    Context {
+        target: Target {
+            system: 1,
+            component: 1,
+        },
+        snapshot,
+        frame: LocalFrame::new(HOME),
+        home_local: Ned::new(1.0, -2.0, -0.5),
+        goto,
+        streaming: false,
+        arm_ready_ms: 15_000,
+        arm_interval_ms: 1000,
+        arrive_timeout_ms: 10_000,
+    }
+}
+
+fn px4(c: &Command) -> Plan {
+    translate(c, Profile::Px4, &ctx(GotoMethod::Reposition)).unwrap()
+}
+
+fn long(step: &Step) -> (MavCmd, [f32; 7], Retry) {
+    match step {
+        Step::Command(spec) => match spec.form {
+            CommandForm::Long(p) => (spec.command, p, spec.retry),
+            other => panic!("not COMMAND_LONG: {other:?}"),
+        },
+        other => panic!("not a command: {other:?}"),
+    }
+}
+
+#[test]
+fn px4_arm_retries_until_ready_and_confirms_armed() {
+    let plan = px4(&Command::Arm);
+    let (cmd, p, retry) = long(&plan.steps[0]);
+    assert_eq!(cmd, MavCmd::MAV_CMD_COMPONENT_ARM_DISARM);
+    assert_eq!(p[0], 1.0);
+    assert_eq!(
+        retry,
+        Retry::UntilReady {
+            within_ms: 15_000,
+            interval_ms: 1000
+        }
+    );
+    assert_eq!(plan.confirm, Confirm::Armed(true));
+}
+
+#[test]
+fn px4_takeoff_altitude_is_amsl_in_param7() {
+    let plan = px4(&Command::Takeoff { altitude_m: 12.5 });
+    let (cmd, p, _) = long(&plan.steps[0]);
+    assert_eq!(cmd, MavCmd::MAV_CMD_NAV_TAKEOFF);
+    assert_eq!(p[6], 500.5, "home 488 m + 12.5 m");
+    assert!(p[3].is_nan() && p[4].is_nan() && p[5].is_nan());
+    assert!(plan.hold_if_lost);
+}
+
+#[test]
+fn px4_go_to_is_a_global_reposition_with_amsl_z() {
+    let target = Enu::new(100.0, 50.0, 20.0);
+    let plan = px4(&Command::GoTo {
+        target,
+        speed_mps: Some(5.0),
+    });
+    let Step::Command(spec) = &plan.steps[0] else {
+        panic!()
+    };
+    assert_eq!(spec.command, MavCmd::MAV_CMD_DO_REPOSITION);
+    let CommandForm::Int {
+        frame,
+        params,
+        x,
+        y,
+        z,
+    } = spec.form
+    else {
+        panic!()
+    };
+    let g = LocalFrame::new(HOME).to_geo(target);
+    assert_eq!(frame, MavFrame::MAV_FRAME_GLOBAL);
+    assert_eq!(
+        (x, y),
+        (
+            (g.lat_deg * 1e7).round() as i32,
+            (g.lon_deg * 1e7).round() as i32
+        )
+    );
+    assert_eq!(z, 508.0);
+    assert_eq!(&params[..3], &[5.0, 1.0, 0.0], "speed, change mode, radius");
+    assert!(params[3].is_nan(), "keep yaw");
+    assert_eq!(plan.steps.last(), Some(&Step::StopStream));
+    assert!(matches!(plan.confirm, Confirm::Approaching { target: t, .. } if t == target));
+}
+
+#[test]
+fn px4_modes_and_landing() {
+    let (cmd, p, _) = long(&px4(&Command::Hold).steps[0]);
+    assert_eq!(
+        (cmd, &p[..3]),
+        (MavCmd::MAV_CMD_DO_SET_MODE, &[1.0, 4.0, 3.0][..])
+    );
+    let rtl = px4(&Command::ReturnToHome);
+    assert_eq!(long(&rtl.steps[0]).0, MavCmd::MAV_CMD_NAV_RETURN_TO_LAUNCH);
+    assert_eq!(rtl.confirm, Confirm::Mode(FlightMode::Return));
+    assert!(!rtl.hold_if_lost, "never cancel a return with a hold");
+    let land = px4(&Command::Land { site: None });
+    let (cmd, p, _) = long(&land.steps[0]);
+    assert_eq!(cmd, MavCmd::MAV_CMD_NAV_LAND);
+    assert!(p[3..].iter().all(|v| v.is_nan()));
+    let at = px4(&Command::Land {
+        site: Some([20.0, 0.0]),
+    });
+    assert!(matches!(
+        at.steps[1],
+        Step::Await {
+            until: Confirm::Arrived { .. },
+            ..
+        }
+    ));
+    assert_eq!(long(&at.steps[2]).0, MavCmd::MAV_CMD_NAV_LAND);
+    let speed = px4(&Command::SetSpeed { speed_mps: 4.0 });
+    assert_eq!(long(&speed.steps[0]).1[..3], [1.0, 4.0, -1.0]);
+    assert_eq!(speed.confirm, Confirm::Ack);
+}
+
+#[test]
+fn px4_offboard_streams_local_setpoints_from_the_ekf_origin_before_switching() {
+    let plan = translate(
+        &Command::GoTo {
+            target: Enu::new(10.0, 20.0, 15.0),
+            speed_mps: None,
+        },
+        Profile::Px4,
+        &ctx(GotoMethod::Offboard),
+    )
+    .unwrap();
+    let Step::Stream {
+        setpoint: MavMessage::SET_POSITION_TARGET_LOCAL_NED(sp),
+        warmup_ms,
+    } = &plan.steps[0]
+    else {
+        panic!("{:?}", plan.steps)
+    };
+    assert_eq!(*warmup_ms, 1000);
+    // Home is at (1, -2, -0.5) in the autopilot's local frame.
+    assert_eq!((sp.x, sp.y, sp.z), (21.0, 8.0, -15.5));
+    assert_eq!(sp.type_mask.bits(), 0x0DF8);
+    assert_eq!(sp.coordinate_frame, MavFrame::MAV_FRAME_LOCAL_NED);
+    let (cmd, p, _) = long(&plan.steps[1]);
+    assert_eq!(
+        (cmd, &p[..3]),
+        (MavCmd::MAV_CMD_DO_SET_MODE, &[1.0, 6.0, 0.0][..])
+    );
+}
+
+#[test]
+fn ardupilot_goes_guided_and_uses_relative_altitudes() {
+    let c = ctx(GotoMethod::Reposition);
+    let takeoff = translate(
+        &Command::Takeoff { altitude_m: 12.5 },
+        Profile::ArduPilot,
+        &c,
+    )
+    .unwrap();
+    let (cmd, p, _) = long(&takeoff.steps[0]);
+    assert_eq!(
+        (cmd, p[1]),
+        (MavCmd::MAV_CMD_DO_SET_MODE, 4.0),
+        "GUIDED first"
+    );
+    assert!(matches!(
+        takeoff.steps[1],
+        Step::Await {
+            until: Confirm::Mode(FlightMode::Offboard),
+            ..
+        }
+    ));
+    let (cmd, p, _) = long(&takeoff.steps[2]);
+    assert_eq!((cmd, p[6]), (MavCmd::MAV_CMD_NAV_TAKEOFF, 12.5));
+
+    let mut guided = c;
+    guided.snapshot.mode = FlightMode::Offboard;
+    let target = Enu::new(100.0, 50.0, 20.0);
+    let go = translate(
+        &Command::GoTo {
+            target,
+            speed_mps: None,
+        },
+        Profile::ArduPilot,
+        &guided,
+    )
+    .unwrap();
+    assert_eq!(go.steps.len(), 1, "already GUIDED");
+    let Step::Send(MavMessage::SET_POSITION_TARGET_GLOBAL_INT(sp)) = &go.steps[0] else {
+        panic!("{:?}", go.steps)
+    };
+    let g = LocalFrame::new(HOME).to_geo(target);
+    assert_eq!(sp.lat_int, (g.lat_deg * 1e7).round() as i32);
+    assert_eq!(sp.alt, 20.0);
+    assert_eq!(sp.coordinate_frame, MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT);
+    let hold = translate(&Command::Hold, Profile::ArduPilot, &c).unwrap();
+    assert_eq!(long(&hold.steps[0]).1[1], 5.0, "LOITER");
+    let land = translate(&Command::Land { site: None }, Profile::ArduPilot, &c).unwrap();
+    assert_eq!(long(&land.steps[0]).1[1], 9.0, "LAND");
+}
+
+#[test]
+fn non_finite_numbers_are_refused() {
+    let e = translate(
+        &Command::SetAltitude {
+            altitude_m: f64::NAN,
+        },
+        Profile::Px4,
+        &ctx(GotoMethod::Reposition),
+    );
+    assert!(matches!(
+        e,
+        Err(HilError::Translate {
+            command: "set_altitude",
+            ..
+        })
+    ));
+}

@@ -1,0 +1,168 @@
+//! Bytes in, messages out: a sans-IO decoder shared by every transport, the tests and the
+//! benchmark. Frame boundaries and CRCs come from the `mavlink` crate's reader, fed from an
+//! in-memory inbox, so the same bytes decode the same way whatever the chunking.
+
+use super::signing::{SignatureFault, Verifier};
+use crate::dialect::{MavHeader, MavMessage, MavlinkVersion, Message};
+use mavlink::error::MessageReadError;
+use mavlink::{MAVLinkMessageRaw, MavlinkReader};
+use std::io::{self, Read};
+
+/// A decoded, accepted frame.
+#[derive(Debug, Clone)]
+pub struct Inbound {
+    pub header: MavHeader,
+    pub message: MavMessage,
+    pub version: MavlinkVersion,
+    /// Carried a signature that we verified (or could not verify, when we have no key).
+    pub signed: bool,
+    /// Bytes the frame took on the wire.
+    pub wire_len: usize,
+}
+
+/// A CRC-valid frame that was not accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejected {
+    pub header: MavHeader,
+    pub message_id: u32,
+    pub wire_len: usize,
+    pub reason: RejectReason,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RejectReason {
+    /// The payload did not parse (e.g. an enum value this dialect does not know).
+    Parse(String),
+    Signature(SignatureFault),
+    /// Unsigned while signing is required.
+    Unsigned,
+}
+
+/// Bytes pushed by the shell, read by the frame reader; empty reads say "need more".
+#[derive(Debug, Default)]
+struct Inbox {
+    bytes: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for Inbox {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = &self.bytes[self.pos..];
+        if available.is_empty() {
+            self.bytes.clear();
+            self.pos = 0;
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// The incoming half of a link: frames, signatures, parsing.
+pub struct Decoder {
+    reader: MavlinkReader<Inbox>,
+    verifier: Option<Verifier>,
+    require_signed: bool,
+}
+
+impl std::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Decoder")
+            .field("verifier", &self.verifier.is_some())
+            .field("require_signed", &self.require_signed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Decoder {
+    /// Accepts every CRC-valid frame of the dialect, signed or not.
+    pub fn new() -> Self {
+        Self {
+            reader: MavlinkReader::new(Inbox::default()),
+            verifier: None,
+            require_signed: false,
+        }
+    }
+
+    /// Verifies signed frames with `verifier`; with `require_signed`, refuses unsigned ones
+    /// (MAVLink 1 included, which cannot carry a signature).
+    pub fn with_signing(verifier: Verifier, require_signed: bool) -> Self {
+        Self {
+            verifier: Some(verifier),
+            require_signed,
+            ..Self::new()
+        }
+    }
+
+    /// Hands over bytes as they came off the transport, in any chunking.
+    pub fn push(&mut self, bytes: &[u8]) {
+        let inbox = self.reader.get_mut();
+        if inbox.pos > 0 && inbox.pos >= inbox.bytes.len() / 2 {
+            inbox.bytes.drain(..inbox.pos);
+            inbox.pos = 0;
+        }
+        inbox.bytes.extend_from_slice(bytes);
+    }
+
+    /// The next complete frame, or `None` until more bytes are pushed. `now_ts` is the signing
+    /// clock (10 µs ticks since 2015), used to refuse replayed signed frames.
+    pub fn next(&mut self, now_ts: u64) -> Option<Result<Inbound, Rejected>> {
+        let raw = match self.reader.read_any_raw_message::<MavMessage>() {
+            Ok(raw) => raw,
+            Err(MessageReadError::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => return None,
+            // The inbox only ever reports WouldBlock and the raw read does not parse payloads.
+            Err(_) => return None,
+        };
+        let header = MavHeader {
+            system_id: raw.system_id(),
+            component_id: raw.component_id(),
+            sequence: raw.sequence(),
+        };
+        let (version, wire_len, signed) = match &raw {
+            MAVLinkMessageRaw::V1(m) => (MavlinkVersion::V1, m.raw_bytes().len(), false),
+            MAVLinkMessageRaw::V2(m) => (
+                MavlinkVersion::V2,
+                m.raw_bytes().len(),
+                m.incompatibility_flags() & 0x01 != 0,
+            ),
+        };
+        let message_id = raw.message_id();
+        let reject = |reason| {
+            Some(Err(Rejected {
+                header,
+                message_id,
+                wire_len,
+                reason,
+            }))
+        };
+        if let Some(verifier) = self.verifier.as_mut() {
+            match &raw {
+                MAVLinkMessageRaw::V2(m) if signed => {
+                    if let Err(fault) = verifier.verify(m, now_ts) {
+                        return reject(RejectReason::Signature(fault));
+                    }
+                }
+                _ if self.require_signed => return reject(RejectReason::Unsigned),
+                _ => {}
+            }
+        }
+        match MavMessage::parse(version, message_id, raw.payload()) {
+            Ok(message) => Some(Ok(Inbound {
+                header,
+                message,
+                version,
+                signed,
+                wire_len,
+            })),
+            Err(e) => reject(RejectReason::Parse(e.to_string())),
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Test peers and plumbing shared by the integration tests: a PX4-like fake autopilot (sans-IO
+//! model plus a runner over real sockets and ptys), socat pty pairs, a recording UDP relay,
+//! and the project's pymavlink.
+#![allow(dead_code)]
+
+pub mod fake_px4;
+pub mod loopback;
+pub mod flight;
+pub mod pty;
+pub mod python;
+pub mod runner;
+pub mod tap;
+
+use alpha3_core::config::Address;
+use alpha3_hil::session::SessionConfig;
+use std::path::PathBuf;
+
+/// A free UDP port on loopback (bound and released: fine for tests).
+pub fn free_udp_port() -> u16 {
+    let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    s.local_addr().unwrap().port()
+}
+
+pub fn addr(s: &str) -> Address {
+    Address::parse(s).unwrap()
+}
+
+/// Session settings with test-sized timeouts.
+pub fn test_config() -> SessionConfig {
+    let mut c = SessionConfig::default();
+    c.timing.ack_timeout_ms = 300;
+    c.timing.retries = 2;
+    c.heartbeat_lost_ms = 1500;
+    c.arm_ready_ms = 6000;
+    c.arm_interval_ms = 300;
+    c
+}
+
+/// The project's Python with pymavlink (scripts/setup.sh makes it).
+pub fn python() -> PathBuf {
+    let p = std::env::var_os("ALPHA3_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"));
+    assert!(
+        p.exists(),
+        "no Python at {} — run scripts/setup.sh (it installs pymavlink into .venv)",
+        p.display()
+    );
+    p
+}
+
+pub fn script(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/py").join(name)
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
