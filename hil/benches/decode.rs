@@ -22,7 +22,9 @@ fn stream() -> Vec<u8> {
 fn messages(bytes: &[u8]) -> Vec<MavMessage> {
     let mut dec = Decoder::new();
     dec.push(bytes);
-    std::iter::from_fn(|| dec.next(0)).map(|f| f.unwrap().message).collect()
+    std::iter::from_fn(|| dec.next(0))
+        .map(|f| f.unwrap().message)
+        .collect()
 }
 
 fn decode(c: &mut Criterion) {

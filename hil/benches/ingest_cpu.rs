@@ -46,7 +46,11 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(10.0);
     let frames = frames();
-    let port = UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let rate = RATE;
 
     let replay = std::thread::spawn(move || {
@@ -64,7 +68,10 @@ fn main() {
         }
     });
 
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let (cpu_ns, wall, msgs) = rt.block_on(async move {
         let address = Address::parse(&format!("udpin:127.0.0.1:{port}")).unwrap();
         let options = ConnectOptions {
@@ -72,7 +79,9 @@ fn main() {
             preflight: false,
             ..ConnectOptions::default()
         };
-        let link = HilLink::connect_with(address, SessionConfig::default(), options).await.unwrap();
+        let link = HilLink::connect_with(address, SessionConfig::default(), options)
+            .await
+            .unwrap();
         tokio::time::sleep(Duration::from_secs(1)).await;
         let (cpu0, t0) = (thread_cpu_ns(), Instant::now());
         tokio::time::sleep(Duration::from_secs_f64(seconds)).await;

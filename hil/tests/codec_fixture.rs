@@ -50,7 +50,12 @@ fn the_recorded_stream_decodes_the_same_at_every_chunk_size() {
 async fn record_the_px4_stream_fixture() {
     let port = free_udp_port();
     let tap = Tap::start(format!("127.0.0.1:{port}").parse().unwrap()).await;
-    let fake = Fake::start(addr(&format!("udpout:{}", tap.addr)), FakeConfig::default(), None).await;
+    let fake = Fake::start(
+        addr(&format!("udpout:{}", tap.addr)),
+        FakeConfig::default(),
+        None,
+    )
+    .await;
     let mut link = HilLink::connect_with(
         addr(&format!("udpin:127.0.0.1:{port}")),
         test_config(),
@@ -65,16 +70,27 @@ async fn record_the_px4_stream_fixture() {
     tap.recording.store(true, Ordering::SeqCst);
     let flight = async {
         link.execute_unchecked(&Command::Arm).await.unwrap();
-        link.execute_unchecked(&Command::Takeoff { altitude_m: 10.0 }).await.unwrap();
+        link.execute_unchecked(&Command::Takeoff { altitude_m: 10.0 })
+            .await
+            .unwrap();
         tokio::time::sleep(Duration::from_secs(3)).await;
         let target = Enu::new(20.0, 20.0, 10.0);
-        link.execute_unchecked(&Command::GoTo { target, speed_mps: None }).await.unwrap();
+        link.execute_unchecked(&Command::GoTo {
+            target,
+            speed_mps: None,
+        })
+        .await
+        .unwrap();
     };
     let _ = tokio::join!(flight, tokio::time::sleep(Duration::from_secs(10)));
     tap.recording.store(false, Ordering::SeqCst);
     let bytes = tap.recorded.lock().unwrap().clone();
     std::fs::write(fixture("px4_stream.bin"), &bytes).unwrap();
-    eprintln!("recorded {} bytes, {} frames", bytes.len(), decode_all(&bytes, bytes.len()).len());
+    eprintln!(
+        "recorded {} bytes, {} frames",
+        bytes.len(),
+        decode_all(&bytes, bytes.len()).len()
+    );
     link.close().await;
     fake.stop();
     tap.stop();

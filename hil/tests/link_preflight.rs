@@ -38,11 +38,26 @@ fn with_param(name: &str, value: ParamValue) -> FakeConfig {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_required_failsafe_that_is_off_refuses_to_fly() {
     let port = free_udp_port();
-    let fake = Fake::start(addr(&format!("udpout:127.0.0.1:{port}")), FakeConfig::default(), None).await;
-    let err = HilLink::connect(&link_config(port, &["NAV_DLL_ACT"])).await.unwrap_err();
-    let HilError::PreflightRefused(why) = err else { panic!("{err:?}") };
-    assert!(why.starts_with("NAV_DLL_ACT (data-link loss action) is off: 0"), "{why}");
-    assert!(why.contains("GF_ACTION"), "the whole report comes along: {why}");
+    let fake = Fake::start(
+        addr(&format!("udpout:127.0.0.1:{port}")),
+        FakeConfig::default(),
+        None,
+    )
+    .await;
+    let err = HilLink::connect(&link_config(port, &["NAV_DLL_ACT"]))
+        .await
+        .unwrap_err();
+    let HilError::PreflightRefused(why) = err else {
+        panic!("{err:?}")
+    };
+    assert!(
+        why.starts_with("NAV_DLL_ACT (data-link loss action) is off: 0"),
+        "{why}"
+    );
+    assert!(
+        why.contains("GF_ACTION"),
+        "the whole report comes along: {why}"
+    );
     fake.stop();
 }
 
@@ -51,7 +66,9 @@ async fn failsafes_that_are_on_pass_and_are_reported() {
     let port = free_udp_port();
     let cfg = with_param("NAV_DLL_ACT", ParamValue::Int(2));
     let fake = Fake::start(addr(&format!("udpout:127.0.0.1:{port}")), cfg, None).await;
-    let link = HilLink::connect(&link_config(port, &["NAV_DLL_ACT", "GF_ACTION"])).await.unwrap();
+    let link = HilLink::connect(&link_config(port, &["NAV_DLL_ACT", "GF_ACTION"]))
+        .await
+        .unwrap();
     let report = link.preflight().unwrap();
     assert!(report.is_ok(), "{report}");
     let value = |n: &str| report.readings.iter().find(|r| r.name == n).unwrap().value;
@@ -67,15 +84,28 @@ async fn failsafes_that_are_on_pass_and_are_reported() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreadable_required_parameter_refuses_to_fly() {
     let port = free_udp_port();
-    let fake = Fake::start(addr(&format!("udpout:127.0.0.1:{port}")), FakeConfig::default(), None).await;
+    let fake = Fake::start(
+        addr(&format!("udpout:127.0.0.1:{port}")),
+        FakeConfig::default(),
+        None,
+    )
+    .await;
     let options = ConnectOptions {
         ready_timeout_ms: 10_000,
         preflight: true,
         required_failsafes: vec!["FS_NOT_THERE".into()],
     };
-    let err = HilLink::connect_with(addr(&format!("udpin:127.0.0.1:{port}")), test_config(), options)
-        .await
-        .unwrap_err();
-    assert!(err.to_string().contains("FS_NOT_THERE (required by config) could not be read"), "{err}");
+    let err = HilLink::connect_with(
+        addr(&format!("udpin:127.0.0.1:{port}")),
+        test_config(),
+        options,
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("FS_NOT_THERE (required by config) could not be read"),
+        "{err}"
+    );
     fake.stop();
 }

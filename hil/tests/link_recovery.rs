@@ -29,9 +29,13 @@ fn options() -> ConnectOptions {
 async fn start(cfg: FakeConfig) -> (Fake, HilLink) {
     let port = free_udp_port();
     let fake = Fake::start(addr(&format!("udpout:127.0.0.1:{port}")), cfg, None).await;
-    let link = HilLink::connect_with(addr(&format!("udpin:127.0.0.1:{port}")), test_config(), options())
-        .await
-        .unwrap();
+    let link = HilLink::connect_with(
+        addr(&format!("udpin:127.0.0.1:{port}")),
+        test_config(),
+        options(),
+    )
+    .await
+    .unwrap();
     (fake, link)
 }
 
@@ -39,10 +43,18 @@ async fn start(cfg: FakeConfig) -> (Fake, HilLink) {
 async fn an_autopilot_reboot_is_noticed_and_the_link_carries_on() {
     let (fake, mut link) = start(FakeConfig::default()).await;
     let mut events = link.subscribe();
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
     fake.reboot(SECS(2));
     wait_until(&link, "lost", |s| s.autopilot_lost).await;
-    assert!(link.snapshot().armed, "the last known state stays until news arrive");
+    assert!(
+        link.snapshot().armed,
+        "the last known state stays until news arrive"
+    );
     wait_until(&link, "back", |s| !s.autopilot_lost).await;
     wait_for(&link, "a fresh, disarmed autopilot", SECS(5), |s| !s.armed).await;
     let mut seen = vec![];
@@ -61,7 +73,12 @@ async fn an_autopilot_reboot_is_noticed_and_the_link_carries_on() {
         })
     });
     assert!(requested);
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
     link.close().await;
     fake.stop();
 }
@@ -78,7 +95,9 @@ async fn a_command_that_times_out_is_never_sent_again() {
             m.received
                 .iter()
                 .filter_map(|(_, msg)| match msg {
-                    MavMessage::COMMAND_LONG(c) if c.command == mav::MavCmd::MAV_CMD_COMPONENT_ARM_DISARM => {
+                    MavMessage::COMMAND_LONG(c)
+                        if c.command == mav::MavCmd::MAV_CMD_COMPONENT_ARM_DISARM =>
+                    {
                         Some(c.confirmation)
                     }
                     _ => None,
@@ -88,7 +107,11 @@ async fn a_command_that_times_out_is_never_sent_again() {
     };
     let err = link.execute_unchecked(&Command::Arm).await.unwrap_err();
     assert!(matches!(err, LinkError::Timeout { .. }), "{err:?}");
-    assert_eq!(arms(&fake), [0, 1, 2], "the first send and two retries, numbered");
+    assert_eq!(
+        arms(&fake),
+        [0, 1, 2],
+        "the first send and two retries, numbered"
+    );
     tokio::time::sleep(SECS(3)).await;
     assert_eq!(arms(&fake).len(), 3, "nothing fires late");
     link.close().await;
@@ -99,14 +122,26 @@ async fn a_command_that_times_out_is_never_sent_again() {
 async fn dropped_frames_show_as_loss() {
     let port = free_udp_port();
     let tap = Tap::start(format!("127.0.0.1:{port}").parse().unwrap()).await;
-    let fake = Fake::start(addr(&format!("udpout:{}", tap.addr)), FakeConfig::default(), None).await;
-    let link = HilLink::connect_with(addr(&format!("udpin:127.0.0.1:{port}")), test_config(), options())
-        .await
-        .unwrap();
+    let fake = Fake::start(
+        addr(&format!("udpout:{}", tap.addr)),
+        FakeConfig::default(),
+        None,
+    )
+    .await;
+    let link = HilLink::connect_with(
+        addr(&format!("udpin:127.0.0.1:{port}")),
+        test_config(),
+        options(),
+    )
+    .await
+    .unwrap();
     tap.drop_every.store(20, Ordering::Relaxed);
     tokio::time::sleep(SECS(6)).await;
     let m = link.measurement();
-    assert!((m.loss_pct - 5.0).abs() < 1.0, "one datagram in 20 dropped: {m:?}");
+    assert!(
+        (m.loss_pct - 5.0).abs() < 1.0,
+        "one datagram in 20 dropped: {m:?}"
+    );
     assert!(m.rtt_ms.is_some());
     link.close().await;
     fake.stop();

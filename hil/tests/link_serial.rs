@@ -37,9 +37,22 @@ async fn connect(pty: &PtyPair) -> (Fake, HilLink) {
 async fn arm_takeoff_reposition_land_over_a_serial_pty() {
     let pty = PtyPair::new();
     let (fake, mut link) = connect(&pty).await;
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
-    assert!(link.execute_unchecked(&Command::Takeoff { altitude_m: 10.0 }).await.unwrap().accepted);
-    wait_for(&link, "10 m", SECS(10), |s| (s.position.z - 10.0).abs() < 0.3).await;
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
+    assert!(
+        link.execute_unchecked(&Command::Takeoff { altitude_m: 10.0 })
+            .await
+            .unwrap()
+            .accepted
+    );
+    wait_for(&link, "10 m", SECS(10), |s| {
+        (s.position.z - 10.0).abs() < 0.3
+    })
+    .await;
     let target = Enu::new(-25.0, 15.0, 10.0);
     let go = link
         .execute_unchecked(&Command::GoTo {
@@ -49,8 +62,16 @@ async fn arm_takeoff_reposition_land_over_a_serial_pty() {
         .await
         .unwrap();
     assert!(go.accepted, "{go:?}");
-    wait_for(&link, "arrival", SECS(15), |s| s.position.distance(target) < 0.5).await;
-    assert!(link.execute_unchecked(&Command::Land { site: None }).await.unwrap().accepted);
+    wait_for(&link, "arrival", SECS(15), |s| {
+        s.position.distance(target) < 0.5
+    })
+    .await;
+    assert!(
+        link.execute_unchecked(&Command::Land { site: None })
+            .await
+            .unwrap()
+            .accepted
+    );
     let s = wait_for(&link, "auto-disarm", SECS(15), |s| !s.armed).await;
     assert_eq!(s.landed, LandedState::OnGround);
     let m = link.measurement();
@@ -64,8 +85,18 @@ async fn arm_takeoff_reposition_land_over_a_serial_pty() {
 async fn a_cable_pull_mid_flight_reconnects_without_losing_state() {
     let mut pty = PtyPair::new();
     let (fake, mut link) = connect(&pty).await;
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
-    assert!(link.execute_unchecked(&Command::Takeoff { altitude_m: 5.0 }).await.unwrap().accepted);
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
+    assert!(
+        link.execute_unchecked(&Command::Takeoff { altitude_m: 5.0 })
+            .await
+            .unwrap()
+            .accepted
+    );
     wait_for(&link, "5 m", SECS(10), |s| (s.position.z - 5.0).abs() < 0.3).await;
 
     pty.unplug();
@@ -73,7 +104,10 @@ async fn a_cable_pull_mid_flight_reconnects_without_losing_state() {
     let status = link.status();
     assert!(status.autopilot_lost, "{status:?}");
     let kept = link.snapshot();
-    assert!(kept.armed && (kept.position.z - 5.0).abs() < 0.3, "state kept: {kept:?}");
+    assert!(
+        kept.armed && (kept.position.z - 5.0).abs() < 0.3,
+        "state kept: {kept:?}"
+    );
 
     pty.plug();
     let back = tokio::time::timeout(SECS(10), async {
@@ -88,10 +122,21 @@ async fn a_cable_pull_mid_flight_reconnects_without_losing_state() {
     .await
     .unwrap();
     assert!(back.reopened >= 1, "{back:?}");
-    wait_for(&link, "fresh telemetry", SECS(5), |s| s.time_ms > kept.time_ms + 1000).await;
+    wait_for(&link, "fresh telemetry", SECS(5), |s| {
+        s.time_ms > kept.time_ms + 1000
+    })
+    .await;
 
-    assert!(link.execute_unchecked(&Command::Land { site: None }).await.unwrap().accepted);
-    wait_for(&link, "landed", SECS(15), |s| s.landed == LandedState::OnGround).await;
+    assert!(
+        link.execute_unchecked(&Command::Land { site: None })
+            .await
+            .unwrap()
+            .accepted
+    );
+    wait_for(&link, "landed", SECS(15), |s| {
+        s.landed == LandedState::OnGround
+    })
+    .await;
     link.close().await;
     fake.stop();
 }

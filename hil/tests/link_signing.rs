@@ -29,7 +29,12 @@ async fn connect(port: u16, key: Option<&str>, ready_ms: u64) -> Result<HilLink,
 
 async fn fake(port: u16, key: Option<&str>) -> Fake {
     let key = key.map(|k| SigningKey::from_hex(k).unwrap());
-    Fake::start(addr(&format!("udpout:127.0.0.1:{port}")), FakeConfig::default(), key).await
+    Fake::start(
+        addr(&format!("udpout:127.0.0.1:{port}")),
+        FakeConfig::default(),
+        key,
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -37,7 +42,12 @@ async fn the_same_key_on_both_sides_flies() {
     let port = free_udp_port();
     let fake = fake(port, Some(KEY)).await;
     let mut link = connect(port, Some(KEY), 10_000).await.unwrap();
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
     assert_eq!(fake.lock().rejected, 0);
     assert_eq!(link.measurement().rejected_frames, 0);
     link.close().await;
@@ -50,7 +60,10 @@ async fn a_wrong_key_or_no_signature_gets_nothing_through() {
     let fake_wrong = fake(port, Some(WRONG)).await;
     let err = connect(port, Some(KEY), 2000).await.unwrap_err();
     assert!(matches!(err, HilError::NoAutopilot { .. }), "{err:?}");
-    assert!(fake_wrong.lock().rejected > 0, "our frames were refused too");
+    assert!(
+        fake_wrong.lock().rejected > 0,
+        "our frames were refused too"
+    );
     assert!(fake_wrong.with(|m| m.received.is_empty()));
     fake_wrong.stop();
 

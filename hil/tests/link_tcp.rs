@@ -19,7 +19,12 @@ async fn arm_takeoff_land_over_tcp() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let fake = Fake::start(addr(&format!("tcpin:127.0.0.1:{port}")), FakeConfig::default(), None).await;
+    let fake = Fake::start(
+        addr(&format!("tcpin:127.0.0.1:{port}")),
+        FakeConfig::default(),
+        None,
+    )
+    .await;
     let options = ConnectOptions {
         ready_timeout_ms: 10_000,
         ..ConnectOptions::default()
@@ -27,7 +32,13 @@ async fn arm_takeoff_land_over_tcp() {
     let mut link = None;
     for _ in 0..50 {
         // The fake may not listen yet.
-        match HilLink::connect_with(addr(&format!("tcpout:127.0.0.1:{port}")), test_config(), options.clone()).await {
+        match HilLink::connect_with(
+            addr(&format!("tcpout:127.0.0.1:{port}")),
+            test_config(),
+            options.clone(),
+        )
+        .await
+        {
             Ok(l) => {
                 link = Some(l);
                 break;
@@ -36,11 +47,32 @@ async fn arm_takeoff_land_over_tcp() {
         }
     }
     let mut link = link.unwrap();
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
-    assert!(link.execute_unchecked(&Command::Takeoff { altitude_m: 5.0 }).await.unwrap().accepted);
-    wait_for(&link, "5 m", Duration::from_secs(10), |s| (s.position.z - 5.0).abs() < 0.3).await;
-    assert!(link.execute_unchecked(&Command::Land { site: None }).await.unwrap().accepted);
-    wait_for(&link, "landed", Duration::from_secs(10), |s| s.landed == LandedState::OnGround).await;
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
+    assert!(
+        link.execute_unchecked(&Command::Takeoff { altitude_m: 5.0 })
+            .await
+            .unwrap()
+            .accepted
+    );
+    wait_for(&link, "5 m", Duration::from_secs(10), |s| {
+        (s.position.z - 5.0).abs() < 0.3
+    })
+    .await;
+    assert!(
+        link.execute_unchecked(&Command::Land { site: None })
+            .await
+            .unwrap()
+            .accepted
+    );
+    wait_for(&link, "landed", Duration::from_secs(10), |s| {
+        s.landed == LandedState::OnGround
+    })
+    .await;
     assert_eq!(link.measurement().loss_pct, 0.0);
     link.close().await;
     fake.stop();

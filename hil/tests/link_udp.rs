@@ -44,10 +44,22 @@ async fn arm_takeoff_reposition_land_over_udp() {
     let status = link.status();
     assert_eq!(status.profile, Some(Profile::Px4));
     let report = link.preflight().unwrap();
-    let dll = report.readings.iter().find(|r| r.name == "NAV_DLL_ACT").unwrap();
-    assert_eq!(dll.value, Some(ParamValue::Int(0)), "INT32 decoded byte-wise");
+    let dll = report
+        .readings
+        .iter()
+        .find(|r| r.name == "NAV_DLL_ACT")
+        .unwrap();
+    assert_eq!(
+        dll.value,
+        Some(ParamValue::Int(0)),
+        "INT32 decoded byte-wise"
+    );
     assert!(dll.off);
-    let rtl = report.readings.iter().find(|r| r.name == "RTL_RETURN_ALT").unwrap();
+    let rtl = report
+        .readings
+        .iter()
+        .find(|r| r.name == "RTL_RETURN_ALT")
+        .unwrap();
     assert_eq!(rtl.value, Some(ParamValue::Real(60.0)));
 
     // Arming is denied for the first 1.5 s of the fake's life; the link retries until ready.
@@ -55,9 +67,15 @@ async fn arm_takeoff_reposition_land_over_udp() {
     assert!(armed.accepted, "{armed:?}");
     assert!(link.snapshot().armed);
 
-    let up = link.execute_unchecked(&Command::Takeoff { altitude_m: 10.0 }).await.unwrap();
+    let up = link
+        .execute_unchecked(&Command::Takeoff { altitude_m: 10.0 })
+        .await
+        .unwrap();
     assert!(up.accepted, "{up:?}");
-    wait_for(&link, "10 m", SECS(10), |s| (s.position.z - 10.0).abs() < 0.3).await;
+    wait_for(&link, "10 m", SECS(10), |s| {
+        (s.position.z - 10.0).abs() < 0.3
+    })
+    .await;
 
     let target = Enu::new(30.0, 40.0, 15.0);
     let go = link
@@ -68,20 +86,33 @@ async fn arm_takeoff_reposition_land_over_udp() {
         .await
         .unwrap();
     assert!(go.accepted, "{go:?}");
-    let s = wait_for(&link, "arrival", SECS(15), |s| s.position.distance(target) < 0.5).await;
+    let s = wait_for(&link, "arrival", SECS(15), |s| {
+        s.position.distance(target) < 0.5
+    })
+    .await;
     assert_eq!(s.mode, FlightMode::Hold);
     // What we see agrees with the autopilot's own truth, relative to home.
     let truth = fake.with(|m| m.position_from_home());
-    assert!(truth.distance(s.position) < 0.5, "{truth:?} vs {:?}", s.position);
+    assert!(
+        truth.distance(s.position) < 0.5,
+        "{truth:?} vs {:?}",
+        s.position
+    );
 
-    let land = link.execute_unchecked(&Command::Land { site: None }).await.unwrap();
+    let land = link
+        .execute_unchecked(&Command::Land { site: None })
+        .await
+        .unwrap();
     assert!(land.accepted, "{land:?}");
     let s = wait_for(&link, "auto-disarm", SECS(15), |s| !s.armed).await;
     assert_eq!(s.landed, LandedState::OnGround);
 
     let m = link.measurement();
     assert!(m.rtt_ms.is_some_and(|r| r < 50.0), "{m:?}");
-    assert!(m.rx_msgs_per_s > 200.0 && m.rx_msgs_per_s < 400.0, "PX4 rates: {m:?}");
+    assert!(
+        m.rx_msgs_per_s > 200.0 && m.rx_msgs_per_s < 400.0,
+        "PX4 rates: {m:?}"
+    );
     assert_eq!(m.loss_pct, 0.0, "{m:?}");
     assert!(m.heartbeat_age_ms.is_some_and(|a| a < 1500));
     link.close().await;
@@ -96,8 +127,18 @@ async fn an_acknowledged_reposition_outside_the_fence_is_not_taken_for_done() {
     };
     let (fake, mut link, _) = fly_with(cfg, GotoMethod::Reposition).await;
     let mut events = link.subscribe();
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
-    assert!(link.execute_unchecked(&Command::Takeoff { altitude_m: 8.0 }).await.unwrap().accepted);
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
+    assert!(
+        link.execute_unchecked(&Command::Takeoff { altitude_m: 8.0 })
+            .await
+            .unwrap()
+            .accepted
+    );
     wait_for(&link, "8 m", SECS(10), |s| (s.position.z - 8.0).abs() < 0.3).await;
 
     let out = link
@@ -129,8 +170,18 @@ async fn an_acknowledged_reposition_outside_the_fence_is_not_taken_for_done() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn offboard_setpoints_stream_at_ten_hertz_or_more_until_hold() {
     let (fake, mut link, _) = fly_with(FakeConfig::default(), GotoMethod::Offboard).await;
-    assert!(link.execute_unchecked(&Command::Arm).await.unwrap().accepted);
-    assert!(link.execute_unchecked(&Command::Takeoff { altitude_m: 6.0 }).await.unwrap().accepted);
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
+    assert!(
+        link.execute_unchecked(&Command::Takeoff { altitude_m: 6.0 })
+            .await
+            .unwrap()
+            .accepted
+    );
     wait_for(&link, "6 m", SECS(10), |s| (s.position.z - 6.0).abs() < 0.3).await;
 
     let target = Enu::new(-20.0, 10.0, 12.0);
@@ -142,7 +193,10 @@ async fn offboard_setpoints_stream_at_ten_hertz_or_more_until_hold() {
         .await
         .unwrap();
     assert!(go.accepted, "{go:?}");
-    let s = wait_for(&link, "arrival", SECS(15), |s| s.position.distance(target) < 0.5).await;
+    let s = wait_for(&link, "arrival", SECS(15), |s| {
+        s.position.distance(target) < 0.5
+    })
+    .await;
     assert_eq!(s.mode, FlightMode::Offboard);
     // Hold still in OFFBOARD: the stream must go on (PX4 would fail-safe otherwise).
     tokio::time::sleep(SECS(2)).await;
@@ -164,7 +218,50 @@ async fn offboard_setpoints_stream_at_ten_hertz_or_more_until_hold() {
     assert!(hold.accepted, "{hold:?}");
     let before = count(&fake);
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(count(&fake), before, "the stream stops once out of OFFBOARD");
+    assert_eq!(
+        count(&fake),
+        before,
+        "the stream stops once out of OFFBOARD"
+    );
+    link.close().await;
+    fake.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_vehicle_link_trait_flies_gate_approved_commands() {
+    use alpha3_core::gate::evaluate_failsafe;
+    let (fake, mut link, _) = fly_with(FakeConfig::default(), GotoMethod::Reposition).await;
+    assert!(
+        link.execute_unchecked(&Command::Arm)
+            .await
+            .unwrap()
+            .accepted
+    );
+    assert!(
+        link.execute_unchecked(&Command::Takeoff { altitude_m: 6.0 })
+            .await
+            .unwrap()
+            .accepted
+    );
+    wait_for(&link, "6 m", SECS(10), |s| (s.position.z - 6.0).abs() < 0.3).await;
+
+    // Time on the link's clock: advance waits for it while telemetry keeps coming.
+    let t0 = link.now_ms();
+    let before = link.snapshot().time_ms;
+    link.advance(t0 + 500).await.unwrap();
+    assert!(link.now_ms() >= t0 + 500);
+    assert!(link.snapshot().time_ms > before);
+
+    // Only the gate makes an ApprovedCommand; the failsafe path approves a landing in flight.
+    let snap = link.snapshot();
+    let verdict = evaluate_failsafe(&snap, &Command::Land { site: None }, link.now_ms());
+    let approved = verdict.approved().cloned().unwrap();
+    let receipt = link.send(approved).await.unwrap();
+    assert!(receipt.accepted, "{receipt:?}");
+    wait_for(&link, "landed", SECS(10), |s| {
+        s.landed == LandedState::OnGround
+    })
+    .await;
     link.close().await;
     fake.stop();
 }

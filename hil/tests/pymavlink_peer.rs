@@ -36,13 +36,29 @@ async fn pymavlink_decodes_our_heartbeats_and_telemetry_requests() {
 
     assert_eq!(out["bad_data"], 0, "{out}");
     let hb = out["heartbeats"].as_array().unwrap();
-    let onboard = hb.iter().find(|h| h["component"] == 191).expect("onboard heartbeat");
+    let onboard = hb
+        .iter()
+        .find(|h| h["component"] == 191)
+        .expect("onboard heartbeat");
     assert_eq!(
-        (&onboard["system"], &onboard["type"], &onboard["autopilot"], &onboard["base_mode"]),
-        (&Value::from(1), &Value::from(18), &Value::from(8), &Value::from(0)),
+        (
+            &onboard["system"],
+            &onboard["type"],
+            &onboard["autopilot"],
+            &onboard["base_mode"]
+        ),
+        (
+            &Value::from(1),
+            &Value::from(18),
+            &Value::from(8),
+            &Value::from(0)
+        ),
         "MAV_TYPE_ONBOARD_CONTROLLER, MAV_AUTOPILOT_INVALID, never armed"
     );
-    let gcs = hb.iter().find(|h| h["component"] == 190).expect("GCS heartbeat");
+    let gcs = hb
+        .iter()
+        .find(|h| h["component"] == 190)
+        .expect("GCS heartbeat");
     assert_eq!(gcs["type"], 6, "MAV_TYPE_GCS, so PX4 sends us STATUSTEXT");
 
     let cmds = out["commands"].as_array().unwrap();
@@ -54,7 +70,12 @@ async fn pymavlink_decodes_our_heartbeats_and_telemetry_requests() {
                 && c["target_component"] == 1
         })
     };
-    for (id, what) in [(242.0, "HOME_POSITION"), (245.0, "EXTENDED_SYS_STATE"), (24.0, "GPS_RAW_INT"), (147.0, "BATTERY_STATUS")] {
+    for (id, what) in [
+        (242.0, "HOME_POSITION"),
+        (245.0, "EXTENDED_SYS_STATE"),
+        (24.0, "GPS_RAW_INT"),
+        (147.0, "BATTERY_STATUS"),
+    ] {
         assert!(asked(511, id), "SET_MESSAGE_INTERVAL for {what}: {out}");
     }
     assert!(asked(512, 242.0), "REQUEST_MESSAGE HOME_POSITION: {out}");
@@ -78,7 +99,11 @@ async fn our_decoder_and_pymavlink_agree_on_the_recorded_px4_stream() {
         .output()
         .await
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let theirs: BTreeMap<String, u64> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(ours, theirs);
     assert!(ours.values().sum::<u64>() > 2000, "{ours:?}");

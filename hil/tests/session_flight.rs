@@ -38,10 +38,16 @@ fn fly(l: &mut Loopback) -> Vec<(String, PlanOutcome)> {
         log.push((r.command.to_string(), r.outcome.clone()));
         match c {
             Command::Takeoff { .. } => {
-                assert!(l.run_until(10_000, |l| (l.session.snapshot().position.z - 10.0).abs() < 0.1));
+                assert!(
+                    l.run_until(10_000, |l| (l.session.snapshot().position.z - 10.0).abs()
+                        < 0.1)
+                );
             }
             Command::GoTo { target, .. } => {
-                assert!(l.run_until(20_000, |l| l.session.snapshot().position.distance(target) < 0.1));
+                assert!(
+                    l.run_until(20_000, |l| l.session.snapshot().position.distance(target)
+                        < 0.1)
+                );
             }
             _ => {}
         }
@@ -54,7 +60,10 @@ fn fly(l: &mut Loopback) -> Vec<(String, PlanOutcome)> {
 fn a_whole_flight_on_a_virtual_clock() {
     let mut l = ready();
     let log = fly(&mut l);
-    assert!(log.iter().all(|(_, o)| *o == PlanOutcome::Confirmed), "{log:?}");
+    assert!(
+        log.iter().all(|(_, o)| *o == PlanOutcome::Confirmed),
+        "{log:?}"
+    );
     let s = l.session.snapshot();
     assert_eq!(s.landed, LandedState::OnGround);
     assert_eq!(s.mode, FlightMode::Land);
@@ -102,7 +111,10 @@ fn commands_get_through_when_a_third_of_our_frames_are_lost() {
     let mut l = ready();
     l.drop_up_every = 3;
     let log = fly(&mut l);
-    assert!(log.iter().all(|(_, o)| *o == PlanOutcome::Confirmed), "{log:?}");
+    assert!(
+        log.iter().all(|(_, o)| *o == PlanOutcome::Confirmed),
+        "{log:?}"
+    );
 }
 
 #[test]
@@ -117,7 +129,15 @@ fn an_answer_slower_than_the_timeout_is_reported_late_not_taken() {
     let late = l
         .events
         .iter()
-        .filter(|e| matches!(e, Event::LateAck { command: mav::MavCmd::MAV_CMD_COMPONENT_ARM_DISARM, .. }))
+        .filter(|e| {
+            matches!(
+                e,
+                Event::LateAck {
+                    command: mav::MavCmd::MAV_CMD_COMPONENT_ARM_DISARM,
+                    ..
+                }
+            )
+        })
         .count();
     assert_eq!(late, 1, "one late ACK reported: {:?}", l.events);
     // The autopilot did arm: the runtime sees it in telemetry, not in a receipt.

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! . .venv/alpha3-env
-//! cargo run -p alpha3 --example llm_bench -- [MODEL.gguf] [--threads N] [--json]
+//! cargo run -p alpha3 --example llm_bench -- [MODEL.gguf] [--threads N] [--repeats N] [--json]
 //! ```
 
 use alpha3::policy::bench::{LlmBenchOptions, run};
@@ -14,11 +14,13 @@ use std::path::PathBuf;
 fn main() -> anyhow::Result<()> {
     let mut model = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from);
     let mut threads = 2;
+    let mut repeats = None;
     let mut json = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--threads" => threads = args.next().context("--threads N")?.parse()?,
+            "--repeats" => repeats = Some(args.next().context("--repeats N")?.parse()?),
             "--json" => json = true,
             other => model = Some(PathBuf::from(other)),
         }
@@ -26,6 +28,9 @@ fn main() -> anyhow::Result<()> {
     let model = model.context("give the GGUF path or set ALPHA3_MODEL (. .venv/alpha3-env)")?;
     let mut opts = LlmBenchOptions::new(model);
     opts.threads = threads;
+    if let Some(r) = repeats {
+        opts.repeats = r;
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

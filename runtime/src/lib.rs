@@ -4,10 +4,10 @@
 //! flight record, benchmarks and reports. Decisions are made in `alpha3-core`; this crate reads
 //! clocks, files and sockets and calls it.
 
+pub mod agent;
 pub mod cli;
 pub mod commands;
 pub mod exit;
+pub mod policy;
 pub mod recorder;
 pub mod score;
-pub mod agent;
-pub mod policy;

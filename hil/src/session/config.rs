@@ -117,3 +117,68 @@ impl SessionConfig {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link() -> LinkConfig {
+        LinkConfig {
+            connect: "udpin:0.0.0.0:14540".into(),
+            system_id: 1,
+            component_id: 191,
+            autopilot: AutopilotKind::Auto,
+            heartbeat_interval_ms: 1000,
+            gcs_heartbeat: true,
+            signing_key_env: None,
+            require_signing: false,
+            command_timeout_ms: 1500,
+            command_retries: 3,
+            required_failsafes: vec![],
+        }
+    }
+
+    #[test]
+    fn the_link_section_maps_onto_the_session() {
+        let c = SessionConfig::from_link_config(&link()).unwrap();
+        assert_eq!(c.gcs_component_id, Some(COMP_GCS));
+        assert_eq!(c.timing.ack_timeout_ms, 1500);
+        assert_eq!(c.timing.retries, 3);
+        assert_eq!(c.heartbeat_lost_ms, 3000);
+        let quiet = LinkConfig {
+            gcs_heartbeat: false,
+            ..link()
+        };
+        assert_eq!(
+            SessionConfig::from_link_config(&quiet)
+                .unwrap()
+                .gcs_component_id,
+            None
+        );
+    }
+
+    #[test]
+    fn signing_settings_must_make_sense() {
+        let required = LinkConfig {
+            require_signing: true,
+            ..link()
+        };
+        assert!(matches!(
+            SessionConfig::from_link_config(&required),
+            Err(HilError::Config(_))
+        ));
+        let missing = LinkConfig {
+            signing_key_env: Some("ALPHA3_TEST_NO_SUCH_VARIABLE".into()),
+            ..link()
+        };
+        assert!(matches!(
+            SessionConfig::from_link_config(&missing),
+            Err(HilError::SigningKey(_))
+        ));
+        let clash = LinkConfig {
+            component_id: COMP_GCS,
+            ..link()
+        };
+        assert!(SessionConfig::from_link_config(&clash).is_err());
+    }
+}

@@ -126,8 +126,10 @@ impl Driver {
             if let Err(e) = self.flush(now, &mut frame).await {
                 self.lost_transport(e);
             }
+            // The snapshot first: a reply must never arrive before the telemetry behind it.
+            self.publish_snapshot();
             self.drain_events();
-            self.publish(now);
+            self.publish_status(now);
             let wake = self.wake_at(now);
             tokio::select! {
                 r = recv(&mut self.transport, &mut buf) => match r {
@@ -258,13 +260,16 @@ impl Driver {
         }
     }
 
-    fn publish(&mut self, now: u64) {
+    fn publish_snapshot(&mut self) {
         let snap = self.session.snapshot();
         self.out.snapshot.send_if_modified(|s| {
             let changed = *s != snap;
             *s = snap;
             changed
         });
+    }
+
+    fn publish_status(&mut self, now: u64) {
         if now < self.next_publish_us {
             return;
         }

@@ -19,7 +19,10 @@ pub async fn wait_for(
         if done(&s) {
             return s;
         }
-        assert!(start.elapsed() < timeout, "timed out waiting for {what}: {s:#?}");
+        assert!(
+            start.elapsed() < timeout,
+            "timed out waiting for {what}: {s:#?}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

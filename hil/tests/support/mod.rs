@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 pub mod fake_px4;
-pub mod loopback;
 pub mod flight;
+pub mod loopback;
 pub mod pty;
 pub mod python;
 pub mod runner;
@@ -50,9 +50,13 @@ pub fn python() -> PathBuf {
 }
 
 pub fn script(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/py").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/py")
+        .join(name)
 }
 
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }

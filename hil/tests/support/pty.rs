@@ -46,7 +46,10 @@ impl PtyPair {
         self.child = Some(child);
         let start = Instant::now();
         while !(self.a.exists() && self.b.exists()) {
-            assert!(start.elapsed() < Duration::from_secs(5), "socat made no ptys");
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "socat made no ptys"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }

@@ -9,7 +9,12 @@ use tokio::process::{Child, Command};
 pub fn spawn_peer(port: u16, seconds: f64, key: Option<&str>) -> Child {
     let mut cmd = Command::new(python());
     cmd.arg(script("peer.py"))
-        .args(["--port", &port.to_string(), "--seconds", &seconds.to_string()])
+        .args([
+            "--port",
+            &port.to_string(),
+            "--seconds",
+            &seconds.to_string(),
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);

@@ -31,7 +31,9 @@ impl Tap {
             let mut autopilot: Option<SocketAddr> = None;
             let mut count = 0u32;
             loop {
-                let Ok((n, from)) = socket.recv_from(&mut buf).await else { continue };
+                let Ok((n, from)) = socket.recv_from(&mut buf).await else {
+                    continue;
+                };
                 if from == companion {
                     if let Some(a) = autopilot {
                         let _ = socket.send_to(&buf[..n], a).await;

@@ -266,7 +266,10 @@ fn fold_system(messages: &[ChatMessage]) -> Vec<ChatMessage> {
                 system.push_str("\n\n");
             }
             Role::User if !system.is_empty() => {
-                out.push(ChatMessage::new(Role::User, format!("{system}{}", m.content)));
+                out.push(ChatMessage::new(
+                    Role::User,
+                    format!("{system}{}", m.content),
+                ));
                 system.clear();
             }
             _ => out.push(m.clone()),

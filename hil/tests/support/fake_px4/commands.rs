@@ -29,13 +29,31 @@ impl FakePx4 {
                 self.gcs_seen = true;
             }
             MavMessage::COMMAND_LONG(c) if c.target_system == self.cfg.system_id => {
-                let p = [c.param1, c.param2, c.param3, c.param4, c.param5, c.param6, c.param7];
-                self.command(now_us, &header, Cmd { command: c.command, p, int: None });
+                let p = [
+                    c.param1, c.param2, c.param3, c.param4, c.param5, c.param6, c.param7,
+                ];
+                self.command(
+                    now_us,
+                    &header,
+                    Cmd {
+                        command: c.command,
+                        p,
+                        int: None,
+                    },
+                );
             }
             MavMessage::COMMAND_INT(c) if c.target_system == self.cfg.system_id => {
                 let p = [c.param1, c.param2, c.param3, c.param4, 0.0, 0.0, c.z];
                 let int = Some((c.x, c.y, c.z));
-                self.command(now_us, &header, Cmd { command: c.command, p, int });
+                self.command(
+                    now_us,
+                    &header,
+                    Cmd {
+                        command: c.command,
+                        p,
+                        int,
+                    },
+                );
             }
             MavMessage::SET_POSITION_TARGET_LOCAL_NED(sp) => {
                 let world = self.world_of_local(Ned::new(
@@ -47,12 +65,13 @@ impl FakePx4 {
             }
             MavMessage::PARAM_REQUEST_READ(r) => self.param(&r),
             MavMessage::TIMESYNC(t) if t.tc1 == 0 => {
-                self.outbox.push_back(MavMessage::TIMESYNC(mav::TIMESYNC_DATA {
-                    tc1: now_us as i64 * 1000,
-                    ts1: t.ts1,
-                    target_system: header.system_id as u8,
-                    target_component: header.component_id,
-                }));
+                self.outbox
+                    .push_back(MavMessage::TIMESYNC(mav::TIMESYNC_DATA {
+                        tc1: now_us as i64 * 1000,
+                        ts1: t.ts1,
+                        target_system: header.system_id as u8,
+                        target_component: header.component_id,
+                    }));
             }
             _ => {}
         }
@@ -63,14 +82,15 @@ impl FakePx4 {
             return;
         }
         let result = self.run(now_us, &c);
-        self.outbox.push_back(MavMessage::COMMAND_ACK(mav::COMMAND_ACK_DATA {
-            command: c.command,
-            result,
-            progress: 0,
-            result_param2: 0,
-            target_system: header.system_id as u8,
-            target_component: header.component_id,
-        }));
+        self.outbox
+            .push_back(MavMessage::COMMAND_ACK(mav::COMMAND_ACK_DATA {
+                command: c.command,
+                result,
+                progress: 0,
+                result_param2: 0,
+                target_system: header.system_id as u8,
+                target_component: header.component_id,
+            }));
     }
 
     fn run(&mut self, now_us: u64, c: &Cmd) -> MavResult {
@@ -127,7 +147,10 @@ impl FakePx4 {
                     && goal.horizontal_distance(self.home_world) > r
                 {
                     // ACKed, then ignored: only the text says so.
-                    self.text(MavSeverity::MAV_SEVERITY_CRITICAL, "Reposition is outside geofence");
+                    self.text(
+                        MavSeverity::MAV_SEVERITY_CRITICAL,
+                        "Reposition is outside geofence",
+                    );
                     return MAV_RESULT_ACCEPTED;
                 }
                 if c.p[0] > 0.0 {
@@ -144,9 +167,7 @@ impl FakePx4 {
                     if !fresh {
                         return MAV_RESULT_DENIED;
                     }
-                } else if main != MAIN_AUTO
-                    || ![SUB_LOITER, SUB_RTL, SUB_LAND].contains(&sub)
-                {
+                } else if main != MAIN_AUTO || ![SUB_LOITER, SUB_RTL, SUB_LAND].contains(&sub) {
                     return MAV_RESULT_UNSUPPORTED;
                 }
                 self.set_mode(main, sub);

@@ -15,7 +15,9 @@ mod telemetry;
 use alpha3_core::frames::{Enu, Geo, LocalFrame, Ned};
 use alpha3_hil::dialect::{MavHeader, MavMessage, mav};
 use alpha3_hil::param::ParamValue;
-use alpha3_hil::profile::px4::{MAIN_AUTO, MAIN_OFFBOARD, SUB_LAND, SUB_LOITER, SUB_RTL, SUB_TAKEOFF};
+use alpha3_hil::profile::px4::{
+    MAIN_AUTO, MAIN_OFFBOARD, SUB_LAND, SUB_LOITER, SUB_RTL, SUB_TAKEOFF,
+};
 use std::collections::{BTreeMap, VecDeque};
 
 /// The vehicle's knobs; the defaults are PX4 SITL's behaviour, time-scaled for tests.
@@ -167,12 +169,13 @@ impl FakePx4 {
     fn text(&mut self, severity: mav::MavSeverity, text: &str) {
         // PX4 sends STATUSTEXT only to links that have heard a GCS heartbeat.
         if self.gcs_seen {
-            self.outbox.push_back(MavMessage::STATUSTEXT(mav::STATUSTEXT_DATA {
-                severity,
-                text: text.into(),
-                id: 0,
-                chunk_seq: 0,
-            }));
+            self.outbox
+                .push_back(MavMessage::STATUSTEXT(mav::STATUSTEXT_DATA {
+                    severity,
+                    text: text.into(),
+                    id: 0,
+                    chunk_seq: 0,
+                }));
         }
     }
 
@@ -234,7 +237,10 @@ impl FakePx4 {
                     self.move_toward(sp, self.speed, dt);
                 }
                 _ => {
-                    self.text(mav::MavSeverity::MAV_SEVERITY_CRITICAL, "Offboard lost, holding");
+                    self.text(
+                        mav::MavSeverity::MAV_SEVERITY_CRITICAL,
+                        "Offboard lost, holding",
+                    );
                     self.set_mode(MAIN_AUTO, SUB_LOITER);
                 }
             },

@@ -8,14 +8,14 @@ use std::collections::BTreeMap;
 /// PX4's onboard-link streams (PX4-FACTS.md): message id → period µs, about 300 messages/s.
 pub(super) fn px4_rates() -> BTreeMap<u32, (u64, u64)> {
     [
-        (0, 1_000_000),  // HEARTBEAT 1 Hz
-        (30, 10_000),    // ATTITUDE 100 Hz
-        (105, 20_000),   // HIGHRES_IMU 50 Hz
-        (33, 20_000),    // GLOBAL_POSITION_INT 50 Hz
-        (32, 33_333),    // LOCAL_POSITION_NED 30 Hz
-        (331, 33_333),   // ODOMETRY 30 Hz
-        (245, 200_000),  // EXTENDED_SYS_STATE 5 Hz
-        (1, 1_000_000),  // SYS_STATUS 1 Hz
+        (0, 1_000_000),   // HEARTBEAT 1 Hz
+        (30, 10_000),     // ATTITUDE 100 Hz
+        (105, 20_000),    // HIGHRES_IMU 50 Hz
+        (33, 20_000),     // GLOBAL_POSITION_INT 50 Hz
+        (32, 33_333),     // LOCAL_POSITION_NED 30 Hz
+        (331, 33_333),    // ODOMETRY 30 Hz
+        (245, 200_000),   // EXTENDED_SYS_STATE 5 Hz
+        (1, 1_000_000),   // SYS_STATUS 1 Hz
         (242, 2_000_000), // HOME_POSITION 0.5 Hz
         (147, 2_000_000), // BATTERY_STATUS 0.5 Hz
     ]
