@@ -102,6 +102,7 @@ pub async fn run_episode(
                         started + settings.deadline_ms + 1,
                         settings.truth_interval_ms,
                         &mut reported_violations,
+                        false,
                     )?;
                 }
                 decision.turn_or_fallback()
@@ -151,11 +152,12 @@ pub async fn run_episode(
                     until,
                     settings.truth_interval_ms,
                     &mut reported_violations,
+                    false,
                 )?;
             }
             if o.moved {
                 // Actions run in order, each move to completion (as a mission upload would).
-                run_until_settled(
+                run_world(
                     world,
                     gate,
                     &mut watchdog,
@@ -164,6 +166,7 @@ pub async fn run_episode(
                     turn_end,
                     settings.truth_interval_ms,
                     &mut reported_violations,
+                    true,
                 )?;
             }
             observations.push(ToolObservation {
@@ -173,7 +176,7 @@ pub async fn run_episode(
         }
         out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
         // Let the last command play out (the world's own clock), under the watchdog.
-        run_until_settled(
+        run_world(
             world,
             gate,
             &mut watchdog,
@@ -182,6 +185,7 @@ pub async fn run_episode(
             turn_end,
             settings.truth_interval_ms,
             &mut reported_violations,
+            true,
         )?;
         recorder.flush()?;
 
@@ -268,27 +272,8 @@ fn termination(
     None
 }
 
-/// Runs the world until its command settles or `until_ms`, sampling truth and link, reporting
-/// violations and letting the watchdog act.
-#[allow(clippy::too_many_arguments)]
-fn run_until_settled(
-    world: &mut World,
-    gate: &GateContext,
-    watchdog: &mut Watchdog,
-    monitor: &mut LinkMonitor,
-    recorder: &mut Recorder,
-    until_ms: u64,
-    interval_ms: u64,
-    reported: &mut usize,
-) -> Result<(), RecorderError> {
-    while world.now_ms() < until_ms && !world.is_settled() {
-        let next = (world.now_ms() + interval_ms).min(until_ms);
-        tick(world, gate, watchdog, monitor, recorder, next, reported)?;
-    }
-    Ok(())
-}
-
-/// Runs the world to `until_ms` whatever happens (a missed deadline).
+/// Runs the world until `until_ms` — or, with `stop_when_settled`, until its command is done —
+/// sampling truth and link, reporting violations and letting the watchdog act.
 #[allow(clippy::too_many_arguments)]
 fn run_world(
     world: &mut World,
@@ -299,8 +284,9 @@ fn run_world(
     until_ms: u64,
     interval_ms: u64,
     reported: &mut usize,
+    stop_when_settled: bool,
 ) -> Result<(), RecorderError> {
-    while world.now_ms() < until_ms {
+    while world.now_ms() < until_ms && !(stop_when_settled && world.is_settled()) {
         let next = (world.now_ms() + interval_ms).min(until_ms);
         tick(world, gate, watchdog, monitor, recorder, next, reported)?;
     }
