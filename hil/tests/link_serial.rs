@@ -11,7 +11,7 @@ use alpha3_core::vehicle::VehicleLink;
 use alpha3_hil::{ConnectOptions, HilLink};
 use std::time::Duration;
 use support::fake_px4::FakeConfig;
-use support::flight::wait_for;
+use support::flight::{take_off, wait_for};
 use support::pty::PtyPair;
 use support::runner::Fake;
 use support::{addr, test_config};
@@ -37,22 +37,7 @@ async fn connect(pty: &PtyPair) -> (Fake, HilLink) {
 async fn arm_takeoff_reposition_land_over_a_serial_pty() {
     let pty = PtyPair::new();
     let (fake, mut link) = connect(&pty).await;
-    assert!(
-        link.execute_unchecked(&Command::Arm)
-            .await
-            .unwrap()
-            .accepted
-    );
-    assert!(
-        link.execute_unchecked(&Command::Takeoff { altitude_m: 10.0 })
-            .await
-            .unwrap()
-            .accepted
-    );
-    wait_for(&link, "10 m", SECS(10), |s| {
-        (s.position.z - 10.0).abs() < 0.3
-    })
-    .await;
+    take_off(&mut link, 10.0).await;
     let target = Enu::new(-25.0, 15.0, 10.0);
     let go = link
         .execute_unchecked(&Command::GoTo {
@@ -85,19 +70,7 @@ async fn arm_takeoff_reposition_land_over_a_serial_pty() {
 async fn a_cable_pull_mid_flight_reconnects_without_losing_state() {
     let mut pty = PtyPair::new();
     let (fake, mut link) = connect(&pty).await;
-    assert!(
-        link.execute_unchecked(&Command::Arm)
-            .await
-            .unwrap()
-            .accepted
-    );
-    assert!(
-        link.execute_unchecked(&Command::Takeoff { altitude_m: 5.0 })
-            .await
-            .unwrap()
-            .accepted
-    );
-    wait_for(&link, "5 m", SECS(10), |s| (s.position.z - 5.0).abs() < 0.3).await;
+    take_off(&mut link, 5.0).await;
 
     pty.unplug();
     tokio::time::sleep(SECS(2)).await;

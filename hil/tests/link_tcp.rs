@@ -8,7 +8,7 @@ use alpha3_core::snapshot::LandedState;
 use alpha3_hil::{ConnectOptions, HilLink};
 use std::time::Duration;
 use support::fake_px4::FakeConfig;
-use support::flight::wait_for;
+use support::flight::{take_off, wait_for};
 use support::runner::Fake;
 use support::{addr, test_config};
 
@@ -47,22 +47,7 @@ async fn arm_takeoff_land_over_tcp() {
         }
     }
     let mut link = link.unwrap();
-    assert!(
-        link.execute_unchecked(&Command::Arm)
-            .await
-            .unwrap()
-            .accepted
-    );
-    assert!(
-        link.execute_unchecked(&Command::Takeoff { altitude_m: 5.0 })
-            .await
-            .unwrap()
-            .accepted
-    );
-    wait_for(&link, "5 m", Duration::from_secs(10), |s| {
-        (s.position.z - 5.0).abs() < 0.3
-    })
-    .await;
+    take_off(&mut link, 5.0).await;
     assert!(
         link.execute_unchecked(&Command::Land { site: None })
             .await

@@ -14,7 +14,7 @@ use alpha3_hil::translate::GotoMethod;
 use alpha3_hil::{ConnectOptions, HilLink, Profile};
 use std::time::Duration;
 use support::fake_px4::FakeConfig;
-use support::flight::wait_for;
+use support::flight::{take_off, wait_for};
 use support::runner::Fake;
 use support::{addr, free_udp_port, test_config};
 
@@ -127,19 +127,7 @@ async fn an_acknowledged_reposition_outside_the_fence_is_not_taken_for_done() {
     };
     let (fake, mut link, _) = fly_with(cfg, GotoMethod::Reposition).await;
     let mut events = link.subscribe();
-    assert!(
-        link.execute_unchecked(&Command::Arm)
-            .await
-            .unwrap()
-            .accepted
-    );
-    assert!(
-        link.execute_unchecked(&Command::Takeoff { altitude_m: 8.0 })
-            .await
-            .unwrap()
-            .accepted
-    );
-    wait_for(&link, "8 m", SECS(10), |s| (s.position.z - 8.0).abs() < 0.3).await;
+    take_off(&mut link, 8.0).await;
 
     let out = link
         .execute_unchecked(&Command::GoTo {
@@ -170,19 +158,7 @@ async fn an_acknowledged_reposition_outside_the_fence_is_not_taken_for_done() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn offboard_setpoints_stream_at_ten_hertz_or_more_until_hold() {
     let (fake, mut link, _) = fly_with(FakeConfig::default(), GotoMethod::Offboard).await;
-    assert!(
-        link.execute_unchecked(&Command::Arm)
-            .await
-            .unwrap()
-            .accepted
-    );
-    assert!(
-        link.execute_unchecked(&Command::Takeoff { altitude_m: 6.0 })
-            .await
-            .unwrap()
-            .accepted
-    );
-    wait_for(&link, "6 m", SECS(10), |s| (s.position.z - 6.0).abs() < 0.3).await;
+    take_off(&mut link, 6.0).await;
 
     let target = Enu::new(-20.0, 10.0, 12.0);
     let go = link
@@ -231,19 +207,7 @@ async fn offboard_setpoints_stream_at_ten_hertz_or_more_until_hold() {
 async fn the_vehicle_link_trait_flies_gate_approved_commands() {
     use alpha3_core::gate::evaluate_failsafe;
     let (fake, mut link, _) = fly_with(FakeConfig::default(), GotoMethod::Reposition).await;
-    assert!(
-        link.execute_unchecked(&Command::Arm)
-            .await
-            .unwrap()
-            .accepted
-    );
-    assert!(
-        link.execute_unchecked(&Command::Takeoff { altitude_m: 6.0 })
-            .await
-            .unwrap()
-            .accepted
-    );
-    wait_for(&link, "6 m", SECS(10), |s| (s.position.z - 6.0).abs() < 0.3).await;
+    take_off(&mut link, 6.0).await;
 
     // Time on the link's clock: advance waits for it while telemetry keeps coming.
     let t0 = link.now_ms();

@@ -26,3 +26,23 @@ pub async fn wait_for(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Arms, takes off to `altitude_m` and waits (10 s at most) until the vehicle is within
+/// 0.3 m of it: the opening of every flight test.
+pub async fn take_off(link: &mut HilLink, altitude_m: f64) -> VehicleSnapshot {
+    use alpha3_core::command::Command;
+    let armed = link.execute_unchecked(&Command::Arm).await.unwrap();
+    assert!(armed.accepted, "arm: {armed:?}");
+    let up = link
+        .execute_unchecked(&Command::Takeoff { altitude_m })
+        .await
+        .unwrap();
+    assert!(up.accepted, "take-off: {up:?}");
+    wait_for(
+        link,
+        &format!("{altitude_m} m"),
+        Duration::from_secs(10),
+        |s| (s.position.z - altitude_m).abs() < 0.3,
+    )
+    .await
+}
