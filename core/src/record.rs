@@ -133,9 +133,21 @@ impl From<&crate::gate::Finding> for FindingRecord {
             id: f.id.to_string(),
             severity: format!("{:?}", f.severity).to_lowercase(),
             reason: f.reason.to_string(),
-            limit: f.limit,
-            measured: f.measured,
+            limit: recordable(f.limit),
+            measured: recordable(f.measured),
         }
+    }
+}
+
+/// JSON has no NaN or infinity: serde_json writes them as `null`, and the line then no longer
+/// reads back, losing the whole record. A gate measure over absurd coordinates can be infinite
+/// (found by the adversarial policies), so it is recorded as the largest finite number of its
+/// sign; NaN, a measure past any limit, as the largest.
+fn recordable(x: f64) -> f64 {
+    if x.is_nan() {
+        f64::MAX
+    } else {
+        x.clamp(f64::MIN, f64::MAX)
     }
 }
 

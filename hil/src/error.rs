@@ -36,6 +36,12 @@ pub enum HilError {
     Busy(&'static str),
     #[error("the link task has stopped")]
     Stopped,
+    #[error(
+        "refusing to write {class} parameter {name}: the config must name it in [link] param_writes"
+    )]
+    ParamWriteRefused { name: String, class: &'static str },
+    #[error("parameter {name}: {reason}")]
+    Param { name: String, reason: String },
 }
 
 impl From<HilError> for LinkError {
@@ -56,7 +62,9 @@ impl From<HilError> for LinkError {
             HilError::NotReady { .. }
             | HilError::Config(_)
             | HilError::SigningKey(_)
-            | HilError::Busy(_) => LinkError::Refused {
+            | HilError::Busy(_)
+            | HilError::ParamWriteRefused { .. }
+            | HilError::Param { .. } => LinkError::Refused {
                 what: "command".into(),
                 reason: e.to_string(),
             },

@@ -26,6 +26,7 @@ pub mod heartbeat;
 pub mod measure;
 pub mod offboard;
 pub mod param;
+pub mod param_guard;
 pub mod plan;
 pub mod preflight;
 pub mod profile;
@@ -34,6 +35,7 @@ pub mod statustext;
 pub mod streams;
 pub mod telemetry;
 pub mod timesync;
+pub mod tlog;
 pub mod translate;
 pub mod wire;
 

@@ -80,13 +80,26 @@ struct Pending {
     next_send_us: u64,
 }
 
+/// A PARAM_SET waiting for the autopilot to echo the new value.
+#[derive(Debug, Clone)]
+struct PendingWrite {
+    name: String,
+    value: ParamValue,
+    raw: f32,
+    ty: MavParamType,
+    sends: u32,
+    next_send_us: u64,
+}
+
 /// Reads a set of parameters, one request at a time in flight per name.
 #[derive(Debug, Clone)]
 pub struct ParamClient {
     timeout_us: u64,
     max_sends: u32,
     pending: Vec<Pending>,
+    writes: Vec<PendingWrite>,
     values: BTreeMap<String, ParamValue>,
+    types: BTreeMap<String, MavParamType>,
     failed: BTreeSet<String>,
 }
 
@@ -96,7 +109,9 @@ impl ParamClient {
             timeout_us: timeout_ms * 1000,
             max_sends: max_sends.max(1),
             pending: Vec::new(),
+            writes: Vec::new(),
             values: BTreeMap::new(),
+            types: BTreeMap::new(),
             failed: BTreeSet::new(),
         }
     }
@@ -116,7 +131,37 @@ impl ParamClient {
     }
 
     pub fn is_done(&self) -> bool {
-        self.pending.is_empty()
+        self.pending.is_empty() && self.writes.is_empty()
+    }
+
+    /// The type the autopilot gave `name` when it was last read.
+    pub fn type_of(&self, name: &str) -> Option<MavParamType> {
+        self.types.get(name).copied()
+    }
+
+    /// Sets `name` to `value` (typed `ty`, packed per `encoding`) with PARAM_SET, retried until
+    /// the autopilot echoes the new value. Callers check [`ParamWritePolicy`] first; the
+    /// session does.
+    ///
+    /// [`ParamWritePolicy`]: crate::param_guard::ParamWritePolicy
+    pub fn write(
+        &mut self,
+        now_us: u64,
+        name: &str,
+        value: ParamValue,
+        ty: MavParamType,
+        encoding: ParamEncoding,
+    ) {
+        self.failed.remove(name);
+        self.writes.retain(|w| w.name != name);
+        self.writes.push(PendingWrite {
+            name: name.to_string(),
+            value,
+            raw: encode_param(value, encoding),
+            ty,
+            sends: 0,
+            next_send_us: now_us,
+        });
     }
 
     pub fn values(&self) -> &BTreeMap<String, ParamValue> {
@@ -128,8 +173,25 @@ impl ParamClient {
         &self.failed
     }
 
-    /// The next PARAM_REQUEST_READ due now.
+    /// The next PARAM_SET or PARAM_REQUEST_READ due now.
     pub fn poll_transmit(&mut self, now_us: u64, target: Target) -> Option<MavMessage> {
+        if let Some(i) = self.writes.iter().position(|w| w.next_send_us <= now_us) {
+            if self.writes[i].sends >= self.max_sends {
+                let gone = self.writes.swap_remove(i);
+                self.failed.insert(gone.name);
+                return self.poll_transmit(now_us, target);
+            }
+            let w = &mut self.writes[i];
+            w.sends += 1;
+            w.next_send_us = now_us + self.timeout_us;
+            return Some(MavMessage::PARAM_SET(mav::PARAM_SET_DATA {
+                param_value: w.raw,
+                target_system: target.system,
+                target_component: target.component,
+                param_id: w.name.as_str().into(),
+                param_type: w.ty,
+            }));
+        }
         let i = self.pending.iter().position(|p| p.next_send_us <= now_us)?;
         if self.pending[i].sends >= self.max_sends {
             let gone = self.pending.swap_remove(i);
@@ -150,7 +212,11 @@ impl ParamClient {
     }
 
     pub fn poll_timeout(&self) -> Option<u64> {
-        self.pending.iter().map(|p| p.next_send_us).min()
+        self.pending
+            .iter()
+            .map(|p| p.next_send_us)
+            .chain(self.writes.iter().map(|w| w.next_send_us))
+            .min()
     }
 
     /// Takes a PARAM_VALUE; returns the name if it answered a pending read.
@@ -162,6 +228,14 @@ impl ParamClient {
         let name = param_name(&v.param_id[..]);
         let value = decode_param(v.param_value, v.param_type, encoding);
         self.values.insert(name.clone(), value);
+        self.types.insert(name.clone(), v.param_type);
+        let before = self.writes.len();
+        self.writes
+            .retain(|w| !(w.name == name && w.value == value));
+        if self.writes.len() < before {
+            self.pending.retain(|p| p.name != name);
+            return Some(name);
+        }
         let i = self.pending.iter().position(|p| p.name == name)?;
         self.pending.swap_remove(i);
         Some(name)

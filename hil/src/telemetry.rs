@@ -2,11 +2,12 @@
 //!
 //! Positions are kept relative to the autopilot's home (HOME_POSITION), through the same
 //! azimuthal-equidistant projection PX4 uses, so a local point here is a local point there.
-//! Home moves at every arming on PX4; the frame follows it.
+//! Home moves at every arming on PX4; the frame follows it — unless a fixed origin was given
+//! (a mission's origin, so telemetry and the mission's map share one frame).
 
 use crate::dialect::{MavMessage, mav};
 use crate::profile::Profile;
-use alpha3_core::frames::{Geo, LocalFrame, Ned, wrap_heading_deg};
+use alpha3_core::frames::{Enu, Geo, LocalFrame, Ned, wrap_heading_deg};
 use alpha3_core::snapshot::{FixType, FlightMode, Gnss, LandedState, VehicleSnapshot};
 
 /// What the cache has seen so far: a snapshot is only meaningful with home and a position.
@@ -28,6 +29,8 @@ pub struct TelemetryCache {
     global: Option<Geo>,
     seen: Seen,
     battery_from_status: bool,
+    /// A fixed origin for positions (the mission's), instead of home.
+    fixed_origin: Option<Geo>,
 }
 
 impl Default for TelemetryCache {
@@ -53,7 +56,18 @@ impl TelemetryCache {
             global: None,
             seen: Seen::default(),
             battery_from_status: false,
+            fixed_origin: None,
         }
+    }
+
+    /// Positions relative to `origin` (a mission's origin) instead of the autopilot's home,
+    /// which moves at every arming.
+    pub fn with_origin(mut self, origin: Option<Geo>) -> Self {
+        self.fixed_origin = origin;
+        if let Some(o) = origin {
+            self.frame = LocalFrame::new(o);
+        }
+        self
     }
 
     pub fn snapshot(&self) -> VehicleSnapshot {
@@ -111,8 +125,10 @@ impl TelemetryCache {
                     f64::from(p.x) - self.home_local.north,
                     f64::from(p.y) - self.home_local.east,
                     f64::from(p.z) - self.home_local.down,
-                );
-                s.position = n.to_enu();
+                )
+                .to_enu();
+                let h = self.frame.to_enu(s.home);
+                s.position = Enu::new(n.x + h.x, n.y + h.y, n.z + h.z);
                 s.velocity = Ned::new(f64::from(p.vx), f64::from(p.vy), f64::from(p.vz)).to_enu();
                 self.seen.position = true;
             }
@@ -127,7 +143,7 @@ impl TelemetryCache {
                 };
                 if !self.seen.home || home != s.home {
                     s.home = home;
-                    self.frame = LocalFrame::new(home);
+                    self.frame = LocalFrame::new(self.fixed_origin.unwrap_or(home));
                     if let Some(g) = self.global {
                         s.position = self.frame.to_enu(g);
                     }

@@ -24,6 +24,7 @@ fn link_config(port: u16, required: &[&str]) -> LinkConfig {
         command_timeout_ms: 300,
         command_retries: 2,
         required_failsafes: required.iter().map(|s| s.to_string()).collect(),
+        param_writes: Default::default(),
     }
 }
 
@@ -94,6 +95,7 @@ async fn an_unreadable_required_parameter_refuses_to_fly() {
         ready_timeout_ms: 10_000,
         preflight: true,
         required_failsafes: vec!["FS_NOT_THERE".into()],
+        ..ConnectOptions::default()
     };
     let err = HilLink::connect_with(
         addr(&format!("udpin:127.0.0.1:{port}")),

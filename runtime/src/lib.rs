@@ -5,9 +5,14 @@
 //! clocks, files and sockets and calls it.
 
 pub mod agent;
+pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod exit;
+pub mod operator_channel;
+pub mod perf;
 pub mod policy;
+pub mod real_vehicle;
+pub mod record_header;
 pub mod recorder;
 pub mod score;

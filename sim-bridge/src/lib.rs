@@ -29,6 +29,7 @@ pub mod backend;
 pub mod battery;
 pub mod cpa;
 pub mod dynamics;
+pub mod endpoint;
 pub mod error;
 pub mod evaluator;
 pub mod faults;

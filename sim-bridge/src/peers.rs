@@ -308,3 +308,168 @@ fn coordinate(
         assignment: Some(assignment),
     }
 }
+
+/// Swarm members yield to the vehicle as real members would through their own deconfliction:
+/// one whose next step would take it closer to the (airborne) vehicle while already within
+/// [`YIELD_FACTOR`] separations stops there and holds for [`YIELD_HOLD_S`], and the rest of
+/// its plan slips accordingly — so its shared plan says it waits, and the vehicle can move
+/// on. Other traffic flies on. `own` is the vehicle's true position.
+pub fn keep_clear(
+    traffic: &mut Traffic,
+    own: V3,
+    airborne: bool,
+    t_prev_s: f64,
+    t_s: f64,
+    separation_m: f64,
+) {
+    let dt = t_s - t_prev_s;
+    if !airborne || dt <= 0.0 {
+        return;
+    }
+    let radius = YIELD_FACTOR * separation_m;
+    for a in traffic
+        .aircraft
+        .iter_mut()
+        .filter(|a| a.id.starts_with(SWARM_PREFIX))
+    {
+        let was = a.plan.position_at(t_prev_s);
+        let next = a.plan.position_at(t_s);
+        let closing = crate::vec3::distance(next, own) < crate::vec3::distance(was, own);
+        if closing && crate::vec3::distance(next, own) < radius {
+            hold_plan(&mut a.plan, t_prev_s, YIELD_HOLD_S);
+        }
+    }
+}
+
+/// Id prefix of swarm members.
+const SWARM_PREFIX: &str = "swarm-";
+/// Swarm members keep this many separations from the vehicle.
+const YIELD_FACTOR: f64 = 1.6;
+/// How long a yielding member waits before it looks again, seconds.
+const YIELD_HOLD_S: f64 = 20.0;
+
+/// Makes `plan` stay where it is at `t_s` until `t_s + dt_s` at least: the member holds
+/// there, and everything it planned after `t_s` happens that much later. A hold already under
+/// way is extended rather than given new knots.
+fn hold_plan(plan: &mut Plan, t_s: f64, dt_s: f64) {
+    let at = plan.position_at(t_s);
+    let Plan::Knots(knots) = plan else {
+        return;
+    };
+    let near = |p: V3| crate::vec3::distance(p, at) < 1e-6;
+    let i = knots.partition_point(|k| k.0 <= t_s);
+    // The hold under way: a segment between two knots at the same point around `t_s`.
+    let end = if i >= 2 && near(knots[i - 1].1) && near(knots[i - 2].1) {
+        Some(i - 1)
+    } else if i >= 1 && i < knots.len() && near(knots[i - 1].1) && near(knots[i].1) {
+        Some(i)
+    } else {
+        None
+    };
+    match end {
+        Some(e) => {
+            let slip = (t_s + dt_s - knots[e].0).max(0.0);
+            for k in &mut knots[e..] {
+                k.0 += slip;
+            }
+        }
+        None => {
+            for k in &mut knots[i..] {
+                k.0 += dt_s;
+            }
+            knots.insert(i, (t_s + dt_s, at));
+            knots.insert(i, (t_s, at));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::traffic::Aircraft;
+
+    fn member(points: &[V3]) -> Traffic {
+        Traffic {
+            aircraft: vec![Aircraft {
+                id: "swarm-1".into(),
+                kind: "uav".into(),
+                plan: Plan::along(points, 10.0, 0.0),
+                cooperative: true,
+            }],
+        }
+    }
+
+    fn fly(traffic: &mut Traffic, own: V3, until_s: f64) -> f64 {
+        let dt = 0.02;
+        let mut closest = f64::INFINITY;
+        let steps = (until_s / dt) as usize;
+        for n in 1..=steps {
+            let (t0, t1) = ((n - 1) as f64 * dt, n as f64 * dt);
+            keep_clear(traffic, own, true, t0, t1, 20.0);
+            closest = closest.min(crate::vec3::distance(
+                traffic.aircraft[0].plan.position_at(t1),
+                own,
+            ));
+        }
+        closest
+    }
+
+    #[test]
+    fn a_swarm_member_waits_short_of_a_vehicle_holding_on_its_route() {
+        // The member's route runs straight through the holding vehicle.
+        let mut t = member(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]]);
+        let closest = fly(&mut t, [200.0, 0.0, 50.0], 60.0);
+        assert!(closest >= 20.0 * YIELD_FACTOR - 0.5, "{closest}");
+        assert!(
+            closest < 20.0 * YIELD_FACTOR + 1.0,
+            "it comes up to the yield radius"
+        );
+        let Plan::Knots(k) = &t.aircraft[0].plan else {
+            panic!()
+        };
+        assert!(k.len() <= 8, "a hold is extended, not re-knotted every step: {k:?}");
+        assert!(
+            k.windows(2).all(|w| w[0].0 <= w[1].0),
+            "knots stay in time order"
+        );
+        // Without the vehicle in the way it flies its plan as before.
+        let mut free = member(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]]);
+        let far = fly(&mut free, [200.0, 500.0, 50.0], 60.0);
+        assert!(far > 400.0);
+        assert_eq!(
+            free.aircraft[0].plan,
+            Plan::along(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]], 10.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn a_member_moving_away_or_other_traffic_does_not_yield() {
+        let mut t = member(&[[200.0, 10.0, 50.0], [600.0, 10.0, 50.0]]);
+        t.aircraft.push(Aircraft {
+            id: "uav-1".into(),
+            kind: "uav".into(),
+            plan: Plan::along(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]], 10.0, 0.0),
+            cooperative: true,
+        });
+        let before = t.clone();
+        for n in 1..=100 {
+            keep_clear(
+                &mut t,
+                [200.0, 0.0, 50.0],
+                true,
+                (n - 1) as f64 * 0.1,
+                n as f64 * 0.1,
+                20.0,
+            );
+        }
+        assert_eq!(
+            t, before,
+            "moving away from the vehicle, and uav-1 is not a swarm member"
+        );
+        // On the ground the vehicle is no concern of the swarm.
+        let mut g = member(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]]);
+        let plan = g.aircraft[0].plan.clone();
+        keep_clear(&mut g, [20.0, 0.0, 50.0], false, 0.0, 0.1, 20.0);
+        assert_eq!(g.aircraft[0].plan, plan);
+    }
+}

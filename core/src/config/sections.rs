@@ -184,6 +184,10 @@ pub struct LinkConfig {
     /// Autopilot failsafe parameters that must be on before flight (e.g. `NAV_DLL_ACT`).
     #[serde(default)]
     pub required_failsafes: Vec<String>,
+    /// Autopilot parameters alpha3 writes after connecting, by name. Fence, failsafe, arming
+    /// and system-id parameters are never written unless named here, one by one.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub param_writes: std::collections::BTreeMap<String, f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

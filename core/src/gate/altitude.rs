@@ -10,9 +10,25 @@ use super::plan::{Band, Plan};
 use super::verdict::{Finding, Findings, push_finding};
 use crate::command::Command;
 
+/// Where a target altitude may be: the band less the position uncertainty at each edge, the
+/// margin every other distance check adds. A vehicle sent exactly to an edge crosses it with
+/// the least tracking error (found by the adversarial policies: clamped to the edge, then
+/// holding there, it left the band by centimetres). A band narrower than two margins leaves its
+/// middle.
+fn target_band(ctx: &GateContext) -> (f64, f64) {
+    let (lo, hi) = (ctx.limits.min_altitude_m, ctx.limits.max_altitude_m);
+    let margin = ctx.limits.position_uncertainty_m.max(0.0);
+    if hi - lo >= 2.0 * margin {
+        (lo + margin, hi - margin)
+    } else {
+        let middle = (lo + hi) / 2.0;
+        (middle, middle)
+    }
+}
+
 /// The command with its target altitude moved into the band, and what was done.
 pub(crate) fn clamp(ctx: &GateContext, command: &Command) -> (Command, Option<Finding>) {
-    let (lo, hi) = (ctx.limits.min_altitude_m, ctx.limits.max_altitude_m);
+    let (lo, hi) = target_band(ctx);
     let asked = match *command {
         Command::Takeoff { altitude_m } | Command::SetAltitude { altitude_m } => altitude_m,
         Command::GoTo { target, .. } => target.z,
@@ -118,16 +134,17 @@ mod tests {
         let Verdict::Clamped { approved, findings } = &v else {
             panic!("{v:?}")
         };
-        assert_eq!(*approved.command(), go(100.0, 0.0, 120.0));
+        // The band is 10–120 m, less the 2 m position uncertainty at each edge.
+        assert_eq!(*approved.command(), go(100.0, 0.0, 118.0));
         let f = findings[0];
         assert_eq!(
             (f.id, f.severity, f.limit, f.measured),
-            (ids::ALTITUDE_CLAMPED, Severity::Clamp, 120.0, 150.0)
+            (ids::ALTITUDE_CLAMPED, Severity::Clamp, 118.0, 150.0)
         );
         let again = verdict(&ctx, &snap, *approved.command());
         assert_eq!(
             again.approved().map(|a| *a.command()),
-            Some(go(100.0, 0.0, 120.0))
+            Some(go(100.0, 0.0, 118.0))
         );
         assert!(matches!(again, Verdict::Approved(_)));
     }
@@ -146,8 +163,30 @@ mod tests {
         );
         assert_eq!(
             (f.id, f.limit, f.measured),
-            (ids::ALTITUDE_OUT_OF_BAND, 10.0, 5.0)
+            (ids::ALTITUDE_OUT_OF_BAND, 12.0, 5.0)
         );
+    }
+
+    #[test]
+    fn a_target_on_the_edge_of_the_band_is_moved_inside_by_the_uncertainty() {
+        // Regression (adversarial policies): clamped exactly to 10 m, a holding vehicle dipped
+        // below the band. Targets keep the 2 m position uncertainty from both edges.
+        let ctx = open_field();
+        let snap = hovering(0.0, 0.0, 30.0);
+        for (asked, expected) in [(0.0, 12.0), (10.0, 12.0), (119.0, 118.0), (1e300, 118.0)] {
+            let v = verdict(&ctx, &snap, Command::SetAltitude { altitude_m: asked });
+            let Verdict::Clamped { approved, .. } = &v else {
+                panic!("{asked}: {v:?}")
+            };
+            assert_eq!(
+                *approved.command(),
+                Command::SetAltitude {
+                    altitude_m: expected
+                }
+            );
+        }
+        let inside = verdict(&ctx, &snap, Command::SetAltitude { altitude_m: 12.0 });
+        assert!(matches!(inside, Verdict::Approved(_)), "{inside:?}");
     }
 
     #[test]

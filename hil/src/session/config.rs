@@ -3,6 +3,7 @@
 use crate::command::CommandTiming;
 use crate::dialect::{COMP_GCS, COMP_ONBOARD};
 use crate::error::HilError;
+use crate::param_guard::ParamWritePolicy;
 use crate::translate::GotoMethod;
 use crate::wire::SigningKey;
 use alpha3_core::config::{AutopilotKind, LinkConfig};
@@ -37,6 +38,12 @@ pub struct SessionConfig {
     pub require_signing: bool,
     /// Cancel a lost move (timed out or unconfirmed) with a hold while airborne.
     pub hold_after_lost_command: bool,
+    /// The protected parameters (fence, failsafe, arming, system id) the config named for
+    /// writing; no others of those are ever written.
+    pub param_writes_allowed: ParamWritePolicy,
+    /// Express positions (telemetry and commands) relative to this point instead of the
+    /// autopilot's home: a mission's origin, so they match its map.
+    pub frame_origin: Option<alpha3_core::frames::Geo>,
 }
 
 impl Default for SessionConfig {
@@ -67,6 +74,8 @@ impl Default for SessionConfig {
             signing_link_id: 0,
             require_signing: false,
             hold_after_lost_command: true,
+            param_writes_allowed: ParamWritePolicy::default(),
+            frame_origin: None,
         }
     }
 }
@@ -92,6 +101,7 @@ impl SessionConfig {
             },
             signing_key,
             require_signing: link.require_signing,
+            param_writes_allowed: ParamWritePolicy::naming(link.param_writes.keys()),
             ..Self::default()
         };
         cfg.check()?;
@@ -135,6 +145,7 @@ mod tests {
             command_timeout_ms: 1500,
             command_retries: 3,
             required_failsafes: vec![],
+            param_writes: Default::default(),
         }
     }
 

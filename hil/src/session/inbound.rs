@@ -39,6 +39,7 @@ impl Session {
 
     /// Takes one decoded frame (the shell normally uses [`handle_bytes`](Self::handle_bytes)).
     pub fn handle_inbound(&mut self, now_us: u64, frame: &Inbound) {
+        self.accepted_frames += 1;
         let h = &frame.header;
         self.stats.on_rx(
             now_us,

@@ -89,6 +89,8 @@ pub struct Session {
     target: Option<Target>,
     /// Signing timestamp at session time 0 (10 µs ticks since 2015).
     signing_base: u64,
+    /// Frames that passed the codec (CRC, signature, parse).
+    accepted_frames: u64,
 }
 
 impl Session {
@@ -111,7 +113,7 @@ impl Session {
                 cfg.gcs_component_id,
                 cfg.heartbeat_lost_ms,
             ),
-            telemetry: TelemetryCache::new(),
+            telemetry: TelemetryCache::new().with_origin(cfg.frame_origin),
             texts: StatusTexts::default(),
             commands: CommandMachine::new(cfg.timing),
             plan: None,
@@ -127,6 +129,7 @@ impl Session {
             profile: None,
             target: None,
             signing_base,
+            accepted_frames: 0,
             cfg,
         })
     }
@@ -137,6 +140,11 @@ impl Session {
 
     pub fn profile(&self) -> Option<Profile> {
         self.profile
+    }
+
+    /// Frames accepted so far (the shell uses it to tell a real peer from noise).
+    pub fn accepted_frames(&self) -> u64 {
+        self.accepted_frames
     }
 
     pub fn autopilot(&self) -> Option<AutopilotInfo> {
@@ -193,6 +201,46 @@ impl Session {
 
     pub fn params(&self) -> &BTreeMap<String, ParamValue> {
         self.params.values()
+    }
+
+    /// Parameters that were asked for (read or written) and never answered.
+    pub fn params_failed(&self) -> &std::collections::BTreeSet<String> {
+        self.params.failed()
+    }
+
+    /// Writes parameter `name` (read it first: the write keeps the type the autopilot gave
+    /// it). Fence, failsafe, arming and system-id parameters are refused unless the config
+    /// named them ([`SessionConfig::param_writes_allowed`]); allowed writes are logged.
+    pub fn write_param(&mut self, now_us: u64, name: &str, value: f64) -> Result<(), HilError> {
+        self.cfg.param_writes_allowed.check(name)?;
+        let bad = |reason: String| HilError::Param {
+            name: name.to_string(),
+            reason,
+        };
+        let Some(profile) = self.profile else {
+            return Err(bad("no autopilot yet".into()));
+        };
+        let Some(ty) = self.params.type_of(name) else {
+            return Err(bad("not read from the autopilot yet (unknown type)".into()));
+        };
+        if !value.is_finite() {
+            return Err(bad(format!("{value} is not a number")));
+        }
+        let typed = if matches!(
+            ty,
+            mav::MavParamType::MAV_PARAM_TYPE_REAL32 | mav::MavParamType::MAV_PARAM_TYPE_REAL64
+        ) {
+            ParamValue::Real(value as f32)
+        } else if value.fract() == 0.0 && value.abs() <= f64::from(i32::MAX) {
+            ParamValue::Int(value as i64)
+        } else {
+            return Err(bad(format!("{value} is not an integer ({ty:?})")));
+        };
+        let old = self.params.values().get(name).copied();
+        tracing::warn!(param = name, ?old, new = %typed, "writing autopilot parameter");
+        self.params
+            .write(now_us, name, typed, ty, profile.param_encoding());
+        Ok(())
     }
 
     /// Starts `command`; a command still running is superseded. Returns the plan id that its

@@ -10,6 +10,7 @@ use crate::param::ParamValue;
 use crate::profile::Profile;
 use crate::session::{Event, PlanReport, Session};
 use crate::telemetry::Seen;
+use crate::tlog::TlogWriter;
 use alpha3_core::command::Command;
 use alpha3_core::config::Address;
 use alpha3_core::snapshot::VehicleSnapshot;
@@ -39,7 +40,13 @@ pub(crate) enum Request {
         names: Vec<String>,
         reply: ParamReply,
     },
+    WriteParams {
+        writes: Vec<(String, f64)>,
+        reply: WriteReply,
+    },
 }
+
+type WriteReply = oneshot::Sender<Result<BTreeMap<String, ParamValue>, HilError>>;
 
 /// The link as the task last saw it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -54,6 +61,8 @@ pub struct LinkStatus {
     pub last_error: Option<String>,
     /// Why the autopilot cannot be flown with this configuration, if it cannot.
     pub refused: Option<String>,
+    /// The network address of the autopilot's end (none for a serial port).
+    pub peer: Option<std::net::SocketAddr>,
     pub measurement: LinkMeasurement,
 }
 
@@ -76,9 +85,12 @@ pub(crate) struct Driver {
     pub status: LinkStatus,
     pending_commands: Vec<(u64, oneshot::Sender<Result<PlanReport, HilError>>)>,
     pending_params: Vec<(Vec<String>, ParamReply)>,
+    pending_writes: Vec<(Vec<String>, WriteReply)>,
     next_publish_us: u64,
     reopen_at_us: u64,
     backoff_ms: u64,
+    /// The telemetry log of every frame both ways, when asked for.
+    tlog: Option<TlogWriter>,
 }
 
 impl Driver {
@@ -89,6 +101,7 @@ impl Driver {
         epoch: Instant,
         requests: mpsc::Receiver<Request>,
         out: Outputs,
+        tlog: Option<TlogWriter>,
     ) -> Self {
         Self {
             address,
@@ -103,9 +116,28 @@ impl Driver {
             },
             pending_commands: Vec::new(),
             pending_params: Vec::new(),
+            pending_writes: Vec::new(),
             next_publish_us: 0,
             reopen_at_us: 0,
             backoff_ms: 100,
+            tlog,
+        }
+    }
+
+    /// Logs bytes that crossed the link; a log that cannot be written is closed, never the link.
+    fn tap(&mut self, incoming: bool, bytes: &[u8]) {
+        let Some(log) = self.tlog.as_mut() else {
+            return;
+        };
+        let unix_us = crate::tlog::unix_now_us();
+        let written = if incoming {
+            log.incoming(unix_us, bytes)
+        } else {
+            log.write_frame(unix_us, bytes)
+        };
+        if let Err(e) = written {
+            tracing::error!(path = %log.path().display(), error = %e, "telemetry log failed; closing it");
+            self.tlog = None;
         }
     }
 
@@ -135,7 +167,14 @@ impl Driver {
                 r = recv(&mut self.transport, &mut buf) => match r {
                     Ok(n) => {
                         let now = self.now_us();
+                        self.tap(true, &buf[..n]);
+                        let accepted = self.session.accepted_frames();
                         self.session.handle_bytes(now, &buf[..n]);
+                        if self.session.accepted_frames() > accepted
+                            && let Some(t) = self.transport.as_mut()
+                        {
+                            t.adopt_sender();
+                        }
                     }
                     Err(e) => self.lost_transport(e),
                 },
@@ -165,9 +204,12 @@ impl Driver {
                 return Ok(());
             }
             if let Some(t) = self.transport.as_mut() {
-                tokio::time::timeout(WRITE_STALL, t.send(frame))
+                let sent = tokio::time::timeout(WRITE_STALL, t.send(frame))
                     .await
                     .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "write stalled"))??;
+                if sent {
+                    self.tap(false, frame);
+                }
             }
         }
     }
@@ -217,6 +259,24 @@ impl Driver {
                 self.session.read_params(now, &names);
                 self.pending_params.push((names, reply));
             }
+            Request::WriteParams { writes, reply } => {
+                // All or nothing: every name is checked before anything is sent.
+                let refused = writes.iter().find_map(|(name, _)| {
+                    self.session.config().param_writes_allowed.check(name).err()
+                });
+                if let Some(e) = refused {
+                    let _ = reply.send(Err(e));
+                    return;
+                }
+                for (name, value) in &writes {
+                    if let Err(e) = self.session.write_param(now, name, *value) {
+                        let _ = reply.send(Err(e));
+                        return;
+                    }
+                }
+                let names = writes.into_iter().map(|(n, _)| n).collect();
+                self.pending_writes.push((names, reply));
+            }
         }
     }
 
@@ -248,6 +308,23 @@ impl Driver {
             // No subscriber is not an error: the events are also in the status and replies.
             let _ = self.out.events.send(event);
         }
+        if self.session.params_done() && !self.pending_writes.is_empty() {
+            let values = self.session.params();
+            let failed = self.session.params_failed();
+            for (names, reply) in self.pending_writes.drain(..) {
+                let answer = match names.iter().find(|n| failed.contains(*n)) {
+                    Some(n) => Err(HilError::Param {
+                        name: n.clone(),
+                        reason: "the autopilot did not confirm the new value".into(),
+                    }),
+                    None => Ok(names
+                        .iter()
+                        .filter_map(|n| values.get(n).map(|v| (n.clone(), *v)))
+                        .collect()),
+                };
+                let _ = reply.send(answer);
+            }
+        }
         if self.session.params_done() && !self.pending_params.is_empty() {
             let values = self.session.params();
             for (names, reply) in self.pending_params.drain(..) {
@@ -274,10 +351,17 @@ impl Driver {
             return;
         }
         self.next_publish_us = now + PUBLISH_EVERY_US;
+        if let Some(log) = self.tlog.as_mut()
+            && let Err(e) = log.flush()
+        {
+            tracing::error!(error = %e, "telemetry log failed; closing it");
+            self.tlog = None;
+        }
         self.status.autopilot = self.session.autopilot();
         self.status.profile = self.session.profile();
         self.status.seen = self.session.telemetry().seen();
         self.status.autopilot_lost = self.session.is_autopilot_lost();
+        self.status.peer = self.transport.as_ref().and_then(Transport::peer);
         self.status.measurement = self.session.measure(now);
         self.out.status.send_replace(self.status.clone());
     }

@@ -10,6 +10,7 @@ use crate::param::ParamValue;
 use crate::plan::PlanOutcome;
 use crate::preflight::PreflightReport;
 use crate::session::{Event, PlanReport, Session, SessionConfig};
+use crate::tlog::TlogWriter;
 use crate::wire::signing_timestamp;
 use alpha3_core::command::Command;
 use alpha3_core::config::{Address, LinkConfig};
@@ -31,6 +32,8 @@ pub struct ConnectOptions {
     pub preflight: bool,
     /// Failsafe parameters that must be on; connecting fails otherwise.
     pub required_failsafes: Vec<String>,
+    /// Write every frame of the link, both ways, to this `.tlog` file.
+    pub tlog: Option<std::path::PathBuf>,
 }
 
 impl Default for ConnectOptions {
@@ -39,6 +42,7 @@ impl Default for ConnectOptions {
             ready_timeout_ms: 30_000,
             preflight: true,
             required_failsafes: Vec::new(),
+            tlog: None,
         }
     }
 }
@@ -78,6 +82,13 @@ impl HilLink {
             .map(|d| d.as_micros() as u64)
             .unwrap_or(0);
         let session = Session::new(cfg, signing_timestamp(unix_us))?;
+        let tlog = match &options.tlog {
+            Some(path) => Some(TlogWriter::create(path).map_err(|source| HilError::Open {
+                address: path.display().to_string(),
+                source,
+            })?),
+            None => None,
+        };
         let transport = open(&address).await.map_err(|source| HilError::Open {
             address: address.to_string(),
             source,
@@ -92,7 +103,15 @@ impl HilLink {
             status: status_tx,
             events: event_tx.clone(),
         };
-        let driver = Driver::new(address.clone(), session, transport, epoch, req_rx, out);
+        let driver = Driver::new(
+            address.clone(),
+            session,
+            transport,
+            epoch,
+            req_rx,
+            out,
+            tlog,
+        );
         let task = tokio::spawn(driver.run());
         let mut link = Self {
             address,
@@ -193,6 +212,29 @@ impl HilLink {
             .await
             .map_err(|_| HilError::Stopped)?;
         answer.await.map_err(|_| HilError::Stopped)
+    }
+
+    /// Writes autopilot parameters (each read first, so the write keeps its type) and returns
+    /// the values the autopilot confirmed. Fence, failsafe, arming and system-id parameters
+    /// are refused — before any PARAM_SET is sent — unless the session's config named each one.
+    pub async fn write_params(
+        &self,
+        writes: Vec<(String, f64)>,
+    ) -> Result<BTreeMap<String, ParamValue>, HilError> {
+        let names: Vec<String> = writes.iter().map(|(n, _)| n.clone()).collect();
+        let known = self.read_params(names.clone()).await?;
+        if let Some(missing) = names.iter().find(|n| !known.contains_key(*n)) {
+            return Err(HilError::Param {
+                name: missing.clone(),
+                reason: "the autopilot does not have it".into(),
+            });
+        }
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::WriteParams { writes, reply })
+            .await
+            .map_err(|_| HilError::Stopped)?;
+        answer.await.map_err(|_| HilError::Stopped)?
     }
 
     /// The failsafe report read at connect time.

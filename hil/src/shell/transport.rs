@@ -13,9 +13,12 @@ use tokio_serial::{SerialPortBuilderExt, SerialStream};
 pub enum Transport {
     Udp {
         socket: UdpSocket,
-        /// Where to send: fixed for udpout/udpbcast, the last sender for udpin.
+        /// Where to send: fixed for udpout/udpbcast; for udpin, the last sender whose datagram
+        /// carried an accepted frame ([`Transport::adopt_sender`]).
         peer: Option<SocketAddr>,
         follow_sender: bool,
+        /// Who sent the last datagram (udpin).
+        last_from: Option<SocketAddr>,
     },
     Tcp(TcpStream),
     Serial(SerialStream),
@@ -28,6 +31,7 @@ pub async fn open(address: &Address) -> io::Result<Transport> {
             socket: UdpSocket::bind((host.as_str(), *port)).await?,
             peer: None,
             follow_sender: true,
+            last_from: None,
         },
         Address::UdpOut { host, port } | Address::UdpBroadcast { host, port } => {
             let peer = resolve(host, *port).await?;
@@ -44,6 +48,7 @@ pub async fn open(address: &Address) -> io::Result<Transport> {
                 socket,
                 peer: Some(peer),
                 follow_sender: false,
+                last_from: None,
             }
         }
         Address::TcpOut { host, port } => {
@@ -77,14 +82,10 @@ impl Transport {
     pub async fn recv(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = match self {
             Transport::Udp {
-                socket,
-                peer,
-                follow_sender,
+                socket, last_from, ..
             } => {
                 let (n, from) = socket.recv_from(buf).await?;
-                if *follow_sender {
-                    *peer = Some(from);
-                }
+                *last_from = Some(from);
                 return Ok(n);
             }
             Transport::Tcp(s) => s.read(buf).await?,
@@ -99,6 +100,21 @@ impl Transport {
         Ok(n)
     }
 
+    /// Replies go to the sender of the last datagram from now on (udpin). The shell calls this
+    /// only when that datagram carried a frame the session accepted, so noise, or a frame
+    /// refused for its signature, cannot steer our commands elsewhere.
+    pub fn adopt_sender(&mut self) {
+        if let Transport::Udp {
+            peer,
+            follow_sender: true,
+            last_from: Some(from),
+            ..
+        } = self
+        {
+            *peer = Some(*from);
+        }
+    }
+
     /// Writes one frame. Returns `false` when there is no one to send to yet (udpin).
     pub async fn send(&mut self, bytes: &[u8]) -> io::Result<bool> {
         match self {
@@ -111,6 +127,16 @@ impl Transport {
             },
             Transport::Tcp(s) => s.write_all(bytes).await.map(|_| true),
             Transport::Serial(s) => s.write_all(bytes).await.map(|_| true),
+        }
+    }
+
+    /// Who is on the other end: the UDP peer we send to, or the TCP peer. `None` for a serial
+    /// port, and for udpin before the autopilot was heard.
+    pub fn peer(&self) -> Option<SocketAddr> {
+        match self {
+            Transport::Udp { peer, .. } => *peer,
+            Transport::Tcp(s) => s.peer_addr().ok(),
+            Transport::Serial(_) => None,
         }
     }
 

@@ -184,7 +184,9 @@ fn go_to(
 /// SET_POSITION_TARGET_LOCAL_NED for a point relative to home (PX4's local origin is the EKF
 /// origin, not home: add home's local position).
 pub(crate) fn local_setpoint(ctx: &Context, target: Enu) -> MavMessage {
-    let n = target.to_ned();
+    // Positions are relative to the frame's origin: home, or a fixed mission origin.
+    let o = ctx.frame.to_enu(ctx.snapshot.home);
+    let n = Enu::new(target.x - o.x, target.y - o.y, target.z - o.z).to_ned();
     let h = ctx.home_local;
     MavMessage::SET_POSITION_TARGET_LOCAL_NED(mav::SET_POSITION_TARGET_LOCAL_NED_DATA {
         time_boot_ms: 0,

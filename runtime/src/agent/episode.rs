@@ -1,8 +1,9 @@
-//! One closed-loop episode.
+//! One closed-loop episode, over any [`VehicleSide`].
 
 use super::execute::Executor;
 use super::settings::EpisodeSettings;
-use crate::policy::{DecisionContext, Policy};
+use super::side::VehicleSide;
+use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::command::Command;
 use alpha3_core::config::FailsafeStep;
@@ -10,6 +11,7 @@ use alpha3_core::gate::{GateContext, GateState, evaluate_failsafe, time_to_breac
 use alpha3_core::link::{LinkCondition, LinkMonitor, MonitorSettings};
 use alpha3_core::protocol::{Situation, ToolObservation, catalogue};
 use alpha3_core::record::Event;
+use alpha3_core::vehicle::LinkError;
 use alpha3_core::watchdog::{Watchdog, WatchdogAction};
 use alpha3_sim::World;
 use std::time::Duration;
@@ -27,6 +29,25 @@ pub struct EpisodeOutcome {
     pub generation_failures: u32,
 }
 
+/// Why the loop stopped early: the record could not be written, or the vehicle is gone.
+#[derive(Debug)]
+enum Stop {
+    Record(RecorderError),
+    Vehicle(LinkError),
+}
+
+impl From<RecorderError> for Stop {
+    fn from(e: RecorderError) -> Self {
+        Stop::Record(e)
+    }
+}
+
+impl From<LinkError> for Stop {
+    fn from(e: LinkError) -> Self {
+        Stop::Vehicle(e)
+    }
+}
+
 /// Runs one episode of `policy` in `world`, writing every step to `recorder` (flushed at the
 /// end of every turn). `gate` is the gate's context for the world's scenario.
 pub async fn run_episode(
@@ -36,16 +57,19 @@ pub async fn run_episode(
     settings: &EpisodeSettings,
     recorder: &mut Recorder,
 ) -> Result<EpisodeOutcome, RecorderError> {
-    let cat = catalogue();
-    let mut gate_state = GateState::default();
-    let mut monitor = LinkMonitor::new(
-        MonitorSettings {
-            hard: settings_hard(),
-            ..MonitorSettings::default()
-        },
-        alpha3_core::link::Slice::Urllc,
-    );
-    let mut watchdog = Watchdog::new(&settings.watchdog, settings.deadline_ms);
+    run_episode_on(world, policy, gate, settings, recorder).await
+}
+
+/// Runs one episode of `policy` against `side` — the built-in world, or a flight controller
+/// over MAVLink with the world around it ([`LinkedVehicle`](super::LinkedVehicle)). A vehicle
+/// that can no longer be reached ends the episode with the reason `vehicle_link_lost`.
+pub async fn run_episode_on<V: VehicleSide>(
+    side: &mut V,
+    policy: &mut dyn Policy,
+    gate: &mut GateContext,
+    settings: &EpisodeSettings,
+    recorder: &mut Recorder,
+) -> Result<EpisodeOutcome, RecorderError> {
     let mut out = EpisodeOutcome {
         reason: String::new(),
         success: false,
@@ -55,180 +79,17 @@ pub async fn run_episode(
         policy_calls: 0,
         generation_failures: 0,
     };
-    let sample = world.link_sample();
-    monitor.observe(sample, world.now_ms());
-    recorder.append(world.now_ms(), Event::Link { sample })?;
-    recorder.append(world.now_ms(), world.truth_event())?;
-    let mut ctx = DecisionContext::first(
-        world.briefing(),
-        Situation {
-            snapshot: world.snapshot(),
-            link: sample,
-            observations: Vec::new(),
-            operator: Some(world.briefing()),
-        },
-    );
-    let mut reported_violations = 0usize;
-    let mut lost_since: Option<u64> = None;
-    loop {
-        // ---- agent turn ----
-        out.turns += 1;
-        let turn = out.turns;
-        let started = world.now_ms();
-        watchdog.decision_started(started);
-        let deadline = tokio::time::Instant::now() + Duration::from_millis(settings.deadline_ms);
-        let decision = policy.decide(&ctx, deadline).await;
-        out.policy_calls += decision.calls();
-        out.tokens += decision.total_tokens();
-        for e in decision.events(turn) {
-            recorder.append(world.now_ms(), e)?;
+    match episode_loop(side, policy, gate, settings, recorder, &mut out).await {
+        Ok(()) => {}
+        Err(Stop::Record(e)) => return Err(e),
+        Err(Stop::Vehicle(e)) => {
+            tracing::error!("vehicle unreachable, ending the episode: {e}");
+            out.success = false;
+            out.reason = "vehicle_link_lost".into();
         }
-        let agent_turn = match &decision.outcome {
-            Ok(t) => {
-                watchdog.decision_made();
-                t.clone()
-            }
-            Err(e) => {
-                out.generation_failures += 1;
-                watchdog.generation_failed();
-                if matches!(e, crate::policy::GenerationFailure::Deadline) {
-                    // A missed deadline costs world time, during which the watchdog rules.
-                    run_world(
-                        world,
-                        gate,
-                        &mut watchdog,
-                        &mut monitor,
-                        recorder,
-                        started + settings.deadline_ms + 1,
-                        settings.truth_interval_ms,
-                        &mut reported_violations,
-                        false,
-                    )?;
-                }
-                decision.turn_or_fallback()
-            }
-        };
-        recorder.append(
-            world.now_ms(),
-            Event::AgentTurn {
-                turn,
-                agent_turn: agent_turn.clone(),
-            },
-        )?;
-        // The gate sees other aircraft's intent as of now.
-        if let Err(e) = gate.set_peer_plans(super::traffic::known_plans(world)) {
-            tracing::warn!("traffic plans not usable by the gate: {e}");
-        }
-        let gate: &GateContext = gate;
-        let mut observations = Vec::new();
-        let turn_end = world.now_ms() + settings.turn_budget_ms;
-        let budget_left = settings.max_tool_actions.saturating_sub(out.tool_actions);
-        for (i, action) in agent_turn
-            .actions
-            .iter()
-            .take(budget_left as usize)
-            .enumerate()
-        {
-            let link = monitor.state(world.now_ms());
-            let mut exec = Executor {
-                world,
-                gate,
-                gate_state: &mut gate_state,
-                catalogue: &cat,
-                link,
-            };
-            let o = exec.run(turn, i as u32, action);
-            for e in o.events {
-                recorder.append(world.now_ms(), e)?;
-            }
-            if let Some(wait) = o.wait_ms {
-                let until = (world.now_ms() + wait).min(turn_end);
-                run_world(
-                    world,
-                    gate,
-                    &mut watchdog,
-                    &mut monitor,
-                    recorder,
-                    until,
-                    settings.truth_interval_ms,
-                    &mut reported_violations,
-                    false,
-                )?;
-            }
-            if o.moved {
-                // Actions run in order, each move to completion (as a mission upload would).
-                run_world(
-                    world,
-                    gate,
-                    &mut watchdog,
-                    &mut monitor,
-                    recorder,
-                    turn_end,
-                    settings.truth_interval_ms,
-                    &mut reported_violations,
-                    true,
-                )?;
-            }
-            observations.push(ToolObservation {
-                name: o.tool,
-                result: o.result,
-            });
-        }
-        out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
-        // Let the last command play out (the world's own clock), under the watchdog.
-        run_world(
-            world,
-            gate,
-            &mut watchdog,
-            &mut monitor,
-            recorder,
-            turn_end,
-            settings.truth_interval_ms,
-            &mut reported_violations,
-            true,
-        )?;
-        recorder.flush()?;
-
-        // ---- operator turn ----
-        out.turns += 1;
-        let op = world.operator_turn(&agent_turn);
-        recorder.append(
-            world.now_ms(),
-            Event::OperatorTurn {
-                turn: out.turns,
-                intent: op.intent.clone(),
-                text: op.text.clone(),
-                actions: Vec::new(),
-            },
-        )?;
-        let sample = world.link_sample();
-        monitor.observe(sample, world.now_ms());
-        recorder.append(world.now_ms(), Event::Link { sample })?;
-        recorder.flush()?;
-
-        let now = world.now_ms();
-        lost_since = match monitor.state(now).condition {
-            LinkCondition::Lost => Some(lost_since.unwrap_or(now)),
-            _ => None,
-        };
-        let lost_for_ms = lost_since.map_or(0, |t| now - t);
-        if let Some(reason) = termination(world, lost_for_ms, &out, settings) {
-            out.success = world.mission_report().task_outcome() >= 1.0;
-            out.reason = reason;
-            break;
-        }
-        ctx.advance(
-            agent_turn,
-            Situation {
-                snapshot: world.snapshot(),
-                link: sample,
-                observations,
-                operator: Some(op.text),
-            },
-        );
     }
     recorder.append(
-        world.now_ms(),
+        side.now_ms(),
         Event::Termination {
             reason: out.reason.clone(),
             success: out.success,
@@ -237,6 +98,250 @@ pub async fn run_episode(
     )?;
     recorder.flush()?;
     Ok(out)
+}
+
+/// The loop's own state besides the side, the gate, the policy and the record.
+struct Loop {
+    watchdog: Watchdog,
+    monitor: LinkMonitor,
+    interval_ms: u64,
+    /// Violations of the world already written to the record.
+    reported: usize,
+}
+
+async fn episode_loop<V: VehicleSide>(
+    side: &mut V,
+    policy: &mut dyn Policy,
+    gate_ctx: &mut GateContext,
+    settings: &EpisodeSettings,
+    recorder: &mut Recorder,
+    out: &mut EpisodeOutcome,
+) -> Result<(), Stop> {
+    let cat = catalogue();
+    let mut gate_state = GateState::default();
+    let mut monitor = LinkMonitor::new(
+        MonitorSettings {
+            hard: settings_hard(),
+            ..MonitorSettings::default()
+        },
+        alpha3_core::link::Slice::Urllc,
+    );
+    let sample = side.link_sample();
+    monitor.observe(sample, side.now_ms());
+    recorder.append(side.now_ms(), Event::Link { sample })?;
+    recorder.append(side.now_ms(), side.truth_event())?;
+    let briefing = side.briefing();
+    let mut ctx = DecisionContext::first(
+        briefing.clone(),
+        Situation {
+            snapshot: side.snapshot(),
+            link: sample,
+            observations: Vec::new(),
+            operator: Some(briefing),
+        },
+    );
+    let mut lp = Loop {
+        watchdog: Watchdog::new(&settings.watchdog, settings.deadline_ms),
+        monitor,
+        interval_ms: settings.truth_interval_ms,
+        reported: 0,
+    };
+    let mut lost_since: Option<u64> = None;
+    loop {
+        // ---- agent turn ----
+        out.turns += 1;
+        let turn = out.turns;
+        let started = side.now_ms();
+        lp.watchdog.decision_started(started);
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(settings.deadline_ms);
+        let decision = decide(side, policy, &ctx, deadline, gate_ctx, &mut lp, recorder).await?;
+        out.policy_calls += decision.calls();
+        out.tokens += decision.total_tokens();
+        for e in decision.events(turn) {
+            recorder.append(side.now_ms(), e)?;
+        }
+        // After a failed decision with the watchdog in charge, its step stands and its ladder
+        // plays out over the turn.
+        let mut watchdog_rules = false;
+        let agent_turn = match &decision.outcome {
+            Ok(t) => {
+                lp.watchdog.decision_made();
+                t.clone()
+            }
+            Err(e) => {
+                out.generation_failures += 1;
+                lp.watchdog.generation_failed();
+                if matches!(e, crate::policy::GenerationFailure::Deadline) {
+                    // A missed deadline costs world time, during which the watchdog rules.
+                    run_side(
+                        side,
+                        gate_ctx,
+                        &mut lp,
+                        recorder,
+                        started + settings.deadline_ms + 1,
+                        false,
+                    )
+                    .await?;
+                } else {
+                    // No world time passes, but the watchdog sees the failure count now
+                    // (repeated failures step down the ladder even while the vehicle holds).
+                    tick_after_advance(side, gate_ctx, &mut lp, recorder).await?;
+                }
+                if lp.watchdog.engaged().is_some() {
+                    // The fallback hold would cancel the watchdog's return or landing.
+                    watchdog_rules = true;
+                    alpha3_core::protocol::AgentTurn {
+                        intent: "watchdog_in_charge".into(),
+                        actions: Vec::new(),
+                    }
+                } else {
+                    decision.turn_or_fallback()
+                }
+            }
+        };
+        recorder.append(
+            side.now_ms(),
+            Event::AgentTurn {
+                turn,
+                agent_turn: agent_turn.clone(),
+            },
+        )?;
+        // The gate sees other aircraft's intent as of now.
+        if let Err(e) = gate_ctx.set_peer_plans(super::traffic::known_plans(side.world())) {
+            tracing::warn!("traffic plans not usable by the gate: {e}");
+        }
+        let gate: &GateContext = gate_ctx;
+        let mut observations = Vec::new();
+        let turn_end = side.now_ms() + settings.turn_budget_ms;
+        let budget_left = settings.max_tool_actions.saturating_sub(out.tool_actions);
+        for (i, action) in agent_turn
+            .actions
+            .iter()
+            .take(budget_left as usize)
+            .enumerate()
+        {
+            let link = lp.monitor.state(side.now_ms());
+            let mut exec = Executor {
+                side: &mut *side,
+                gate,
+                gate_state: &mut gate_state,
+                catalogue: &cat,
+                link,
+            };
+            let o = exec.run(turn, i as u32, action).await;
+            for e in o.events {
+                recorder.append(side.now_ms(), e)?;
+            }
+            if let Some(wait) = o.wait_ms {
+                let until = (side.now_ms() + wait).min(turn_end);
+                run_side(side, gate, &mut lp, recorder, until, false).await?;
+            }
+            if o.moved {
+                // Actions run in order, each move to completion (as a mission upload would).
+                run_side(side, gate, &mut lp, recorder, turn_end, true).await?;
+            }
+            observations.push(ToolObservation {
+                name: o.tool,
+                result: o.result,
+            });
+        }
+        out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
+        // Let the last command play out (the vehicle's own clock), under the watchdog.
+        run_side(side, gate, &mut lp, recorder, turn_end, !watchdog_rules).await?;
+        recorder.flush()?;
+
+        // ---- operator turn ----
+        out.turns += 1;
+        let op = side.operator_turn(&agent_turn).await;
+        recorder.append(
+            side.now_ms(),
+            Event::OperatorTurn {
+                turn: out.turns,
+                intent: op.intent.clone(),
+                text: op.text.clone(),
+                actions: Vec::new(),
+            },
+        )?;
+        let sample = side.link_sample();
+        lp.monitor.observe(sample, side.now_ms());
+        recorder.append(side.now_ms(), Event::Link { sample })?;
+        recorder.flush()?;
+
+        let now = side.now_ms();
+        lost_since = match lp.monitor.state(now).condition {
+            LinkCondition::Lost => Some(lost_since.unwrap_or(now)),
+            _ => None,
+        };
+        let lost_for_ms = lost_since.map_or(0, |t| now - t);
+        if let Some(reason) = termination(side.world(), lost_for_ms, out, settings) {
+            out.success = side.world().mission_report().task_outcome() >= 1.0;
+            out.reason = reason;
+            return Ok(());
+        }
+        ctx.advance(
+            agent_turn,
+            Situation {
+                snapshot: side.snapshot(),
+                link: sample,
+                observations,
+                operator: Some(op.text),
+            },
+        );
+    }
+}
+
+/// Waits for the policy. The world stands still meanwhile (a decision takes no world time);
+/// a real-time vehicle keeps flying, so the watchdog ticks until the decision arrives and
+/// holds — then steps down — if it is late.
+async fn decide<V: VehicleSide>(
+    side: &mut V,
+    policy: &mut dyn Policy,
+    ctx: &DecisionContext,
+    deadline: tokio::time::Instant,
+    gate: &GateContext,
+    lp: &mut Loop,
+    recorder: &mut Recorder,
+) -> Result<Decision, Stop> {
+    let asked = tokio::time::Instant::now();
+    let pending = policy.decide(ctx, deadline);
+    if !side.realtime() {
+        // A policy that overruns its deadline (sleeps, hangs) is cut off there: a late answer
+        // is never flown.
+        return Ok(tokio::time::timeout_at(deadline, pending)
+            .await
+            .unwrap_or_else(|_| missed_deadline(asked)));
+    }
+    tokio::pin!(pending);
+    loop {
+        let next = side.now_ms() + lp.interval_ms;
+        tokio::select! {
+            biased;
+            d = &mut pending => return Ok(d),
+            () = tokio::time::sleep_until(deadline) => return Ok(missed_deadline(asked)),
+            r = side.advance_to(next) => {
+                r?;
+                tick_after_advance(side, gate, lp, recorder).await?;
+            }
+        }
+    }
+}
+
+/// The decision of a policy that did not answer by its deadline: one attempt, with the error.
+fn missed_deadline(asked: tokio::time::Instant) -> Decision {
+    Decision {
+        outcome: Err(crate::policy::GenerationFailure::Deadline),
+        attempts: vec![crate::policy::Attempt {
+            attempt: 1,
+            prompt: String::new(),
+            completion: String::new(),
+            prompt_tokens: 0,
+            cached_tokens: 0,
+            completion_tokens: 0,
+            latency_ms: asked.elapsed().as_secs_f64() * 1000.0,
+            ttft_ms: None,
+            error: Some("the policy did not answer by its deadline".into()),
+        }],
+    }
 }
 
 fn settings_hard() -> alpha3_core::link::HardThresholds {
@@ -272,61 +377,65 @@ fn termination(
     None
 }
 
-/// Runs the world until `until_ms` — or, with `stop_when_settled`, until its command is done —
-/// sampling truth and link, reporting violations and letting the watchdog act.
-#[allow(clippy::too_many_arguments)]
-fn run_world(
-    world: &mut World,
+/// Runs the vehicle until `until_ms` — or, with `stop_when_settled`, until its command is
+/// done — sampling truth and link, reporting violations and letting the watchdog act.
+async fn run_side<V: VehicleSide>(
+    side: &mut V,
     gate: &GateContext,
-    watchdog: &mut Watchdog,
-    monitor: &mut LinkMonitor,
+    lp: &mut Loop,
     recorder: &mut Recorder,
     until_ms: u64,
-    interval_ms: u64,
-    reported: &mut usize,
     stop_when_settled: bool,
-) -> Result<(), RecorderError> {
-    while world.now_ms() < until_ms && !(stop_when_settled && world.is_settled()) {
-        let next = (world.now_ms() + interval_ms).min(until_ms);
-        tick(world, gate, watchdog, monitor, recorder, next, reported)?;
+) -> Result<(), Stop> {
+    while side.now_ms() < until_ms && !(stop_when_settled && side.is_settled()) {
+        let next = (side.now_ms() + lp.interval_ms).min(until_ms);
+        side.advance_to(next).await?;
+        tick_after_advance(side, gate, lp, recorder).await?;
     }
     Ok(())
 }
 
-fn tick(
-    world: &mut World,
+/// One sample after time moved: link, truth, new violations, and the watchdog's turn.
+async fn tick_after_advance<V: VehicleSide>(
+    side: &mut V,
     gate: &GateContext,
-    watchdog: &mut Watchdog,
-    monitor: &mut LinkMonitor,
+    lp: &mut Loop,
     recorder: &mut Recorder,
-    next_ms: u64,
-    reported: &mut usize,
-) -> Result<(), RecorderError> {
-    world.advance_to_ms(next_ms);
-    let now = world.now_ms();
-    let sample = world.link_sample();
-    monitor.observe(sample, now);
+) -> Result<(), Stop> {
+    let now = side.now_ms();
+    let sample = side.link_sample();
+    lp.monitor.observe(sample, now);
     recorder.append(now, Event::Link { sample })?;
-    recorder.append(now, world.truth_event())?;
-    for v in &world.violations()[*reported..] {
+    recorder.append(now, side.truth_event())?;
+    let violations = side.world().violations();
+    for v in violations.iter().skip(lp.reported) {
         recorder.append(now, v.to_event())?;
     }
-    *reported = world.violations().len();
-    let snapshot = world.snapshot();
-    watchdog.link_lost(monitor.state(now).condition == LinkCondition::Lost);
+    lp.reported = violations.len();
+    let snapshot = side.snapshot();
+    let lost = lp.monitor.state(now).condition == LinkCondition::Lost || side.vehicle_lost();
+    lp.watchdog.link_lost(lost);
     let breach = time_to_breach(gate, &snapshot, now).map(|b| b.in_ms);
-    if let WatchdogAction::Step(step) = watchdog.tick(now, breach) {
+    if let WatchdogAction::Step(step) = lp.watchdog.tick(now, breach) {
         let command = match step {
             FailsafeStep::Hold => Command::Hold,
             FailsafeStep::Return => Command::ReturnToHome,
             FailsafeStep::Land => Command::Land { site: None },
         };
         let verdict = evaluate_failsafe(&snapshot, &command, now);
-        let reason = watchdog
+        let reason = lp
+            .watchdog
             .engaged()
             .map_or_else(String::new, |(_, c)| format!("{c:?}").to_lowercase());
         if let Some(approved) = verdict.approved() {
-            world.execute(approved.command());
+            let receipt = side.execute(approved).await;
+            if !receipt.accepted {
+                tracing::warn!(
+                    "failsafe {} refused by the vehicle: {:?}",
+                    command.name(),
+                    receipt.message
+                );
+            }
         }
         recorder.append(
             now,

@@ -2,6 +2,7 @@
 //! gate and the slice policy before the world sees it, and the agent gets an observation back —
 //! a tool result, or a structured denial naming the finding, the limit and the measured value.
 
+use super::side::VehicleSide;
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate};
@@ -13,7 +14,6 @@ use alpha3_core::protocol::tools::{
 };
 use alpha3_core::protocol::{Action, ToolClass, ToolSpec, find};
 use alpha3_core::record::{Event, FindingRecord};
-use alpha3_sim::World;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -35,15 +35,15 @@ pub struct ActionOutcome {
 }
 
 /// Everything an action may touch.
-pub struct Executor<'a> {
-    pub world: &'a mut World,
+pub struct Executor<'a, V: VehicleSide> {
+    pub side: &'a mut V,
     pub gate: &'a GateContext,
     pub gate_state: &'a mut GateState,
     pub catalogue: &'a [ToolSpec],
     pub link: LinkState,
 }
 
-impl std::fmt::Debug for Executor<'_> {
+impl<V: VehicleSide> std::fmt::Debug for Executor<'_, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Executor")
             .field("link", &self.link)
@@ -56,9 +56,9 @@ fn args<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
     serde_json::from_value(v).map_err(|e| format!("bad arguments: {e}"))
 }
 
-impl Executor<'_> {
+impl<V: VehicleSide> Executor<'_, V> {
     /// Runs action `index` of decision `turn`.
-    pub fn run(&mut self, turn: u32, index: u32, action: &Action) -> ActionOutcome {
+    pub async fn run(&mut self, turn: u32, index: u32, action: &Action) -> ActionOutcome {
         let name = action.name().to_string();
         let mut out = ActionOutcome {
             tool: name.clone(),
@@ -93,7 +93,7 @@ impl Executor<'_> {
                 return out;
             }
             SliceDecision::SwitchFirst(slice) => {
-                self.world.switch_slice(slice);
+                self.side.world_mut().switch_slice(slice);
             }
             SliceDecision::SendNow => {}
         }
@@ -103,6 +103,7 @@ impl Executor<'_> {
             r
         } else {
             self.mcp(turn, index, &name, action.arguments(), class, &mut out)
+                .await
         };
         match result {
             Ok(v) => out.result = v,
@@ -123,7 +124,8 @@ impl Executor<'_> {
             return Err("not an A2A task".into());
         };
         let reply = self
-            .world
+            .side
+            .world_mut()
             .a2a(task, to.as_deref(), payload)
             .map_err(|e| e.to_string())?;
         Ok(
@@ -131,7 +133,7 @@ impl Executor<'_> {
         )
     }
 
-    fn mcp(
+    async fn mcp(
         &mut self,
         turn: u32,
         index: u32,
@@ -147,42 +149,43 @@ impl Executor<'_> {
             }
             "read_network" => {
                 out.executed = true;
-                let s = self.world.link_sample();
+                let s = self.side.link_sample();
                 return serde_json::to_value(s).map_err(|e| e.to_string());
             }
             "check_geofence" => {
                 let a: CheckGeofenceArgs = args(raw)?;
                 out.executed = true;
                 let r = self
-                    .world
+                    .side
+                    .world()
                     .check_geofence(Enu::new(a.point.x, a.point.y, a.point.z));
                 return serde_json::to_value(r).map_err(|e| e.to_string());
             }
             "activate_sensor" | "deactivate_sensor" => {
                 let a: SensorArgs = args(raw)?;
                 let r = if name == "activate_sensor" {
-                    self.world.activate_sensor(&a.sensor)
+                    self.side.world_mut().activate_sensor(&a.sensor)
                 } else {
-                    self.world.deactivate_sensor(&a.sensor)
+                    self.side.world_mut().deactivate_sensor(&a.sensor)
                 };
                 out.executed = r.status != CommandStatus::Failed;
                 return serde_json::to_value(r).map_err(|e| e.to_string());
             }
             "capture" => {
                 let a: CaptureArgs = args(raw)?;
-                let r = self.world.capture(&a.sensor, a.kind);
+                let r = self.side.world_mut().capture(&a.sensor, a.kind);
                 out.executed = r.status != CommandStatus::Failed;
                 return serde_json::to_value(r).map_err(|e| e.to_string());
             }
             "switch_network_slice" => {
                 let a: SwitchSliceArgs = args(raw)?;
-                let r = self.world.switch_slice(a.slice);
+                let r = self.side.world_mut().switch_slice(a.slice);
                 out.executed = true;
                 return serde_json::to_value(r).map_err(|e| e.to_string());
             }
             "takeoff" => {
                 let a: TakeoffArgs = args(raw)?;
-                let arm = (!self.world.snapshot().armed).then_some(Command::Arm);
+                let arm = (!self.side.snapshot().armed).then_some(Command::Arm);
                 arm.into_iter()
                     .chain([Command::Takeoff {
                         altitude_m: a.altitude_m,
@@ -233,7 +236,7 @@ impl Executor<'_> {
             findings: Vec::new(),
         };
         for command in commands {
-            last = self.command(turn, index, &command, out);
+            last = self.command(turn, index, &command, out).await;
             if last.status != CommandStatus::Accepted {
                 break;
             }
@@ -242,19 +245,19 @@ impl Executor<'_> {
     }
 
     /// Gate, then the flight controller.
-    fn command(
+    async fn command(
         &mut self,
         turn: u32,
         index: u32,
         command: &Command,
         out: &mut ActionOutcome,
     ) -> CommandResult {
-        let snapshot = self.world.snapshot();
+        let snapshot = self.side.snapshot();
         let verdict = evaluate(
             self.gate,
             &snapshot,
             command,
-            self.world.now_ms(),
+            self.side.now_ms(),
             self.gate_state,
         );
         out.verdicts.push(verdict.outcome());
@@ -284,7 +287,7 @@ impl Executor<'_> {
                 };
             }
         };
-        let receipt = self.world.execute(approved.command());
+        let receipt = self.side.execute(&approved).await;
         out.executed = receipt.accepted;
         if !receipt.accepted {
             out.wait_ms = None;
@@ -302,7 +305,7 @@ impl Executor<'_> {
     }
 
     fn telemetry(&self) -> Value {
-        let s = self.world.snapshot();
+        let s = self.side.snapshot();
         let t = TelemetryResult {
             pose: alpha3_core::protocol::tools::Pose {
                 x: round1(s.position.x),

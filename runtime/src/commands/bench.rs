@@ -1,22 +1,168 @@
-//! `alpha3 bench`: scenarios × seeds × policies against the built-in world.
+//! `alpha3 bench`: scenarios × seeds × policies against the built-in world; `bench merge`
+//! combines shards; `bench export` writes α3-Bench episode files from flight records. The work
+//! is in [`crate::bench`]; this file is the command line and what it prints.
 
-use clap::Args;
+use crate::bench::{self, BenchError, RunOptions, Shard};
+use crate::exit;
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct BenchArgs {
+    #[command(subcommand)]
+    pub action: Option<BenchAction>,
     /// Suite file, e.g. configs/bench/short.toml.
     #[arg(long)]
-    pub suite: PathBuf,
-    /// Results directory (flight records, leaderboard, report).
+    pub suite: Option<PathBuf>,
+    /// Results directory (records/, leaderboard.csv|json|md, report.html). A rerun into the
+    /// same directory resumes: complete records are kept, the rest is flown again.
     #[arg(long, default_value = "out/bench")]
     pub out: PathBuf,
-    /// Run only shard i of n (`0/4`).
+    /// Run only shard i of n (`0/4`); combine shards with `alpha3 bench merge`.
     #[arg(long)]
     pub shard: Option<String>,
+    /// Episodes run at once (worker threads); default: the suite's `concurrency`.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
-pub fn run(_args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    super::unavailable("bench", 8)
+#[derive(Debug, Subcommand)]
+pub enum BenchAction {
+    /// Combine the outputs of several shards into one leaderboard and report.
+    Merge {
+        /// Where the merged records, leaderboard and report go.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' --out directories.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+    /// Write α3-Bench episode JSON files (`<out>/alpha3/<policy>/uav/*.json`) from records.
+    Export {
+        /// A records/ directory of flight records.
+        #[arg(long)]
+        records: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Export at most this many records (in file-name order).
+        #[arg(long)]
+        max: Option<usize>,
+    },
+}
+
+pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let outcome = match &args.action {
+        Some(BenchAction::Merge { out, shards }) => run_merge(out, shards),
+        Some(BenchAction::Export { records, out, max }) => run_export(records, out, *max),
+        None => run_suite(args),
+    };
+    match outcome {
+        Ok(code) => Ok(code),
+        Err(e) => {
+            eprintln!("alpha3 bench: {e}");
+            let code = if e.is_invalid_input() {
+                exit::INVALID
+            } else {
+                exit::FAILURE
+            };
+            Ok(exit::code(code))
+        }
+    }
+}
+
+fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+    let Some(suite) = &args.suite else {
+        eprintln!("alpha3 bench: --suite FILE is required (or `bench merge`, `bench export`)");
+        return Ok(exit::code(exit::USAGE));
+    };
+    let shard = match &args.shard {
+        Some(s) => Shard::parse(s)?,
+        None => Shard::WHOLE,
+    };
+    let summary = bench::run(&RunOptions {
+        suite: suite.clone(),
+        out: args.out.clone(),
+        shard,
+        concurrency: args.concurrency,
+        progress: !args.quiet,
+    })?;
+    let rate = summary.flown as f64 / summary.elapsed_s.max(1e-9);
+    eprintln!(
+        "alpha3 bench: suite {} shard {}: {} episode(s) planned, {} flown, {} already recorded{}; {} worker(s), {:.1} s ({:.2} episodes/s)",
+        summary.suite,
+        shard,
+        summary.planned,
+        summary.flown,
+        summary.skipped,
+        if summary.discarded > 0 {
+            format!(", {} incomplete record(s) redone", summary.discarded)
+        } else {
+            String::new()
+        },
+        summary.concurrency,
+        summary.elapsed_s,
+        rate
+    );
+    for r in &summary.board.runs {
+        let m = &r.summary;
+        eprintln!(
+            "  {:<28} α3 macro {:.4}  mean {:.4}  success rate {:.2}  valid {}/{}",
+            r.model, m.alpha3_macro, m.mean, m.success_rate, m.n, m.requested
+        );
+    }
+    println!("{}", summary.report.display());
+    Ok(exit::code(exit::OK))
+}
+
+fn run_merge(out: &std::path::Path, shards: &[PathBuf]) -> Result<ExitCode, BenchError> {
+    let s = bench::merge::merge(out, shards)?;
+    for d in &s.duplicates {
+        eprintln!("alpha3 bench merge: episode {d} appears in more than one shard; kept the first");
+    }
+    for f in &s.incomplete {
+        eprintln!(
+            "alpha3 bench merge: {}: incomplete record, left out",
+            f.display()
+        );
+    }
+    if !s.missing_shards.is_empty() {
+        eprintln!(
+            "alpha3 bench merge: shard(s) {:?} not given; the leaderboard covers only the rest",
+            s.missing_shards
+        );
+    }
+    eprintln!(
+        "alpha3 bench merge: {} episode(s) from {} shard(s)",
+        s.episodes,
+        shards.len()
+    );
+    println!("{}", out.join("report.html").display());
+    Ok(exit::code(exit::OK))
+}
+
+fn run_export(
+    records: &std::path::Path,
+    out: &std::path::Path,
+    max: Option<usize>,
+) -> Result<ExitCode, BenchError> {
+    let s = bench::export::export(records, out, max)?;
+    for (f, why) in &s.skipped {
+        eprintln!("alpha3 bench export: {}: {why}; skipped", f.display());
+    }
+    eprintln!(
+        "alpha3 bench export: wrote {} episode file(s) under {}",
+        s.written.len(),
+        out.display()
+    );
+    let code = if s.skipped.is_empty() {
+        exit::OK
+    } else {
+        exit::INVALID
+    };
+    Ok(exit::code(code))
 }

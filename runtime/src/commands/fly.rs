@@ -1,22 +1,365 @@
-//! `alpha3 fly`: onboard, attached to a flight controller.
+//! `alpha3 fly`: onboard, attached to a flight controller through `alpha3-hil`, with a person
+//! on the operator channel (stdin and, optionally, a local socket for a ground-station bridge).
+//!
+//! Before anything is opened, and again once the autopilot is heard, the real-vehicle gate
+//! ([`crate::real_vehicle`]) refuses a flight controller that is not provably a simulator on
+//! this machine, unless `--allow-real-vehicle` is given. Parameters named in `[link]
+//! param_writes` are written after connecting (and nothing else: fence, failsafe, arming and
+//! system-id parameters are refused by `alpha3-hil` unless named), each one logged and noted
+//! in the record's header.
+//!
+//! The record is `OUT/records/<episode-id>.jsonl`, flushed every turn. Started again after a
+//! crash with the same episode id, `fly` keeps every whole line of the earlier run (a torn last
+//! line is cut), notes the restart, holds the vehicle and flies on in the same record; a record
+//! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
+use crate::agent::onboard::{Connection, mission, wait_for_fix};
+use crate::agent::{LinkedVehicle, OperatorSource, Sources, VehicleSide, run_episode_on};
+use crate::exit;
+use crate::operator_channel::{OperatorChannel, OperatorSocket};
+use crate::real_vehicle::{after_connect, before_connect};
+use crate::record_header::{EpisodeIdentity, header_event, initial_state};
+use crate::recorder::{Recorder, is_complete};
+use alpha3_core::command::Command;
+use alpha3_core::config::Config;
+use alpha3_core::gate::evaluate_failsafe;
+use alpha3_core::record::Event;
+use alpha3_core::vehicle::VehicleLink;
+use anyhow::Context;
 use clap::Args;
-use std::path::PathBuf;
+use serde_json::json;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Debug, Args)]
 pub struct FlyArgs {
     /// Runtime config (vehicle, limits, policy, link, watchdog, record).
     #[arg(long)]
     pub config: PathBuf,
+    /// The mission: a scenario file (airspace, waypoints, briefing).
+    #[arg(long)]
+    pub scenario: PathBuf,
     /// Override the config's flight-controller address (`serial:/dev/ttyAMA0:921600`, `udpin:0.0.0.0:14540`).
     #[arg(long)]
     pub connect: Option<String>,
     /// Allow a flight controller that is not provably simulated.
     #[arg(long)]
     pub allow_real_vehicle: bool,
+    /// Seed of the world around the vehicle (peers, sensors, network model).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Where records and telemetry logs go (default: the config's `record.dir`, else out/fly).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The record's name; a restart with the same id continues its record.
+    #[arg(long)]
+    pub episode_id: Option<String>,
+    /// Also take operator messages on a local socket: `unix:PATH` or `tcp:127.0.0.1:PORT`.
+    #[arg(long)]
+    pub operator_socket: Option<String>,
+    /// Do not read operator messages from stdin.
+    #[arg(long)]
+    pub no_stdin: bool,
+    /// How long each operator turn waits for a message before the agent carries on, ms.
+    #[arg(long, default_value_t = 30_000)]
+    pub operator_wait_ms: u64,
+    /// How long to wait for the autopilot's heartbeat, home and position, seconds.
+    #[arg(long, default_value_t = 30)]
+    pub ready_timeout_s: u64,
 }
 
-pub fn run(_args: &FlyArgs) -> anyhow::Result<ExitCode> {
-    super::unavailable("fly", 8)
+pub fn run(args: &FlyArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let code = runtime.block_on(run_async(args));
+    // stdin is read on a plain thread; nothing else may hold the exit up.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    code
+}
+
+fn refuse(what: &str) -> anyhow::Result<ExitCode> {
+    eprintln!("alpha3 fly: refusing to fly: {what}");
+    eprintln!(
+        "alpha3 fly: this flight controller is not provably simulated; pass --allow-real-vehicle to fly a real aircraft"
+    );
+    Ok(exit::code(exit::INVALID))
+}
+
+async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.config)
+        .with_context(|| format!("reading {}", args.config.display()))?;
+    let config = match Config::from_toml(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("alpha3 fly: {}: {e}", args.config.display());
+            return Ok(exit::code(exit::INVALID));
+        }
+    };
+    let link_cfg = config.link.as_ref().map(|l| l.connect.clone());
+    let Some(connect) = args.connect.clone().or(link_cfg) else {
+        eprintln!("alpha3 fly: {}: no [link] section", args.config.display());
+        return Ok(exit::code(exit::INVALID));
+    };
+    let address = match alpha3_core::config::Address::parse(&connect) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("alpha3 fly: {e}");
+            return Ok(exit::code(exit::INVALID));
+        }
+    };
+    // The real-vehicle gate, first on the address alone: nothing is opened if it fails.
+    if let Some(v) = before_connect(&address) {
+        if !args.allow_real_vehicle {
+            return refuse(v.reason());
+        }
+        tracing::warn!(
+            "flying a flight controller that is not provably simulated: {}",
+            v.reason()
+        );
+    }
+    let scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("alpha3 fly: {}: {e}", args.scenario.display());
+            return Ok(exit::code(exit::INVALID));
+        }
+    };
+    let socket = match args.operator_socket.as_deref().map(OperatorSocket::parse) {
+        Some(Err(e)) => {
+            eprintln!("alpha3 fly: --operator-socket {e}");
+            return Ok(exit::code(exit::USAGE));
+        }
+        Some(Ok(s)) => Some(s),
+        None => None,
+    };
+    let base_dir = args.config.parent().unwrap_or(Path::new("."));
+    let m = mission(&config, &scenario, args.seed, base_dir, None)?;
+    let mut conn = match Connection::from_config(&config, Some(&connect), &m.world) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("alpha3 fly: {}: {e}", args.config.display());
+            return Ok(exit::code(exit::INVALID));
+        }
+    };
+    let out = args.out.clone().unwrap_or_else(|| {
+        config
+            .record
+            .as_ref()
+            .map_or_else(|| PathBuf::from("out/fly"), |r| PathBuf::from(&r.dir))
+    });
+    let key = args
+        .scenario
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("mission")
+        .to_string();
+    let episode_id = args
+        .episode_id
+        .clone()
+        .unwrap_or_else(|| format!("fly__{key}__s{}", args.seed));
+    let record = out.join("records").join(format!("{episode_id}.jsonl"));
+    if record.exists() && is_complete(&record) {
+        eprintln!(
+            "alpha3 fly: {} already ended; choose another --episode-id",
+            record.display()
+        );
+        return Ok(exit::code(exit::INVALID));
+    }
+    conn.ready_timeout_ms = args.ready_timeout_s * 1000;
+    conn.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
+
+    let link = conn
+        .connect()
+        .await
+        .context("connecting to the flight controller")?;
+    let verdict = after_connect(&conn.address, &link.status());
+    if !verdict.is_simulated() {
+        if !args.allow_real_vehicle {
+            link.close().await;
+            return refuse(verdict.reason());
+        }
+        tracing::warn!(
+            "flying a flight controller that is not provably simulated: {}",
+            verdict.reason()
+        );
+    }
+    eprintln!("alpha3 fly: {}", verdict.reason());
+    if let Err(e) = wait_for_fix(&link, Duration::from_secs(args.ready_timeout_s)).await {
+        link.close().await;
+        eprintln!("alpha3 fly: {e}");
+        return Ok(exit::code(exit::FAILURE));
+    }
+    let writes = match param_writes(&config, &link).await {
+        Ok(w) => w,
+        Err(e) => {
+            link.close().await;
+            eprintln!("alpha3 fly: {e}");
+            return Ok(exit::code(exit::INVALID));
+        }
+    };
+
+    let crate::agent::onboard::Mission {
+        world,
+        mut gate,
+        settings,
+        mut policy,
+    } = m;
+    let resumed = record.exists();
+    let mut recorder = if resumed {
+        let (r, parsed) = Recorder::resume(&record)?;
+        eprintln!(
+            "alpha3 fly: continuing {} after an unclean stop: {} lines kept{}",
+            record.display(),
+            parsed.lines.len(),
+            if parsed.torn_tail {
+                ", a torn last line cut"
+            } else {
+                ""
+            }
+        );
+        r
+    } else {
+        Recorder::create(&record)?
+    };
+    let band = [gate.limits().min_altitude_m, gate.limits().max_altitude_m];
+    let mut header = header_event(
+        &EpisodeIdentity {
+            episode_id: &episode_id,
+            scenario: &scenario.name,
+            seed: args.seed,
+        },
+        &config,
+        &initial_state(&scenario, &link.snapshot(), band),
+    );
+    if let Event::Header { config, .. } = &mut header
+        && let Some(map) = config.as_object_mut()
+    {
+        map.insert(
+            "vehicle_link".into(),
+            json!({
+                "connect": conn.address.to_string(),
+                "peer": link.status().peer.map(|p| p.to_string()),
+                "simulated": verdict.is_simulated(),
+                "real_vehicle_gate": verdict.reason(),
+                "allow_real_vehicle": args.allow_real_vehicle,
+                "tlog": conn.tlog.as_ref().map(|p| p.display().to_string()),
+                "param_writes": writes,
+            }),
+        );
+    }
+    let channel = OperatorChannel::open(!args.no_stdin, socket.as_ref())
+        .await
+        .context("opening the operator channel")?;
+    let mut side = LinkedVehicle::new(
+        link,
+        world,
+        OperatorSource::Channel {
+            channel,
+            wait: Duration::from_millis(args.operator_wait_ms),
+        },
+        Sources::Onboard,
+    );
+    if resumed {
+        restart_hold(&mut side, &mut recorder).await?;
+    } else {
+        recorder.append(0, header)?;
+        recorder.flush()?;
+    }
+    policy.warm_up().await;
+    let outcome = run_episode_on(
+        &mut side,
+        policy.as_mut(),
+        &mut gate,
+        &settings,
+        &mut recorder,
+    )
+    .await?;
+    let (link, _) = side.into_parts();
+    link.close().await;
+    eprintln!(
+        "alpha3 fly: {} after {} turns ({} tool actions, {} tokens); record: {}",
+        outcome.reason,
+        outcome.turns,
+        outcome.tool_actions,
+        outcome.tokens,
+        record.display()
+    );
+    Ok(exit::code(exit::OK))
+}
+
+/// A restart after a crash: the vehicle was left to its autopilot; hold it before anything
+/// else, and say so in the record.
+async fn restart_hold<L>(side: &mut LinkedVehicle<L>, recorder: &mut Recorder) -> anyhow::Result<()>
+where
+    L: VehicleLink + crate::agent::LinkHealth,
+{
+    let now = side.now_ms();
+    let snap = side.snapshot();
+    if snap.is_airborne()
+        && let Some(approved) = evaluate_failsafe(&snap, &Command::Hold, now).approved()
+    {
+        let receipt = side.execute(approved).await;
+        tracing::info!(accepted = receipt.accepted, "hold after the restart");
+    }
+    recorder.append(
+        now,
+        Event::Watchdog {
+            action: "hold".into(),
+            reason: "restart: alpha3 fly started again after an unclean stop".into(),
+        },
+    )?;
+    recorder.flush()?;
+    Ok(())
+}
+
+/// Writes the config's `[link] param_writes` (alpha3-hil refuses protected names the config
+/// did not list) and returns what the autopilot confirmed, for the record.
+async fn param_writes(
+    config: &Config,
+    link: &alpha3_hil::HilLink,
+) -> Result<serde_json::Value, alpha3_hil::HilError> {
+    let Some(writes) = config.link.as_ref().map(|l| &l.param_writes) else {
+        return Ok(json!({}));
+    };
+    if writes.is_empty() {
+        return Ok(json!({}));
+    }
+    let list: Vec<(String, f64)> = writes.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let done = link.write_params(list).await?;
+    let mut out = serde_json::Map::new();
+    for (name, value) in done {
+        tracing::warn!(param = %name, %value, "autopilot parameter written (named in the config)");
+        out.insert(name, json!(value.as_f64()));
+    }
+    Ok(serde_json::Value::Object(out))
+}
+
+/// `DIR/<id>.tlog`, or `<id>-2.tlog`, `-3`, … when an earlier run's log is there.
+fn free_tlog_path(dir: &Path, id: &str) -> PathBuf {
+    let first = dir.join(format!("{id}.tlog"));
+    if !first.exists() {
+        return first;
+    }
+    (2u32..)
+        .map(|n| dir.join(format!("{id}-{n}.tlog")))
+        .find(|p| !p.exists())
+        .unwrap_or(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_run_gets_its_own_telemetry_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = free_tlog_path(dir.path(), "ep");
+        assert_eq!(a, dir.path().join("ep.tlog"));
+        std::fs::write(&a, b"").unwrap();
+        let b = free_tlog_path(dir.path(), "ep");
+        assert_eq!(b, dir.path().join("ep-2.tlog"));
+    }
 }

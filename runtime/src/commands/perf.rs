@@ -1,6 +1,10 @@
-//! `alpha3 perf`: measures whether this device keeps up.
+//! `alpha3 perf`: measures whether this device keeps up (see [`crate::perf`]).
 
+use crate::perf::{PerfOptions, run as measure};
+use alpha3_core::config::{Config, PolicyBackend};
+use anyhow::Context;
 use clap::Args;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
@@ -8,8 +12,89 @@ pub struct PerfArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Small iteration counts: checks that every measurement runs (seconds, figures rough).
+    #[arg(long)]
+    pub quick: bool,
+    /// GGUF model to time (else ALPHA3_MODEL, else the config's llama policy).
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+    /// Runtime config: its llama model and decision deadline are used.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Skip the LLM measurement even when a model is configured.
+    #[arg(long, conflicts_with = "model")]
+    pub no_llm: bool,
+    /// Threads for the model.
+    #[arg(long, default_value_t = 2)]
+    pub threads: u32,
 }
 
-pub fn run(_args: &PerfArgs) -> anyhow::Result<ExitCode> {
-    super::unavailable("perf", 8)
+pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
+    let config = match &args.config {
+        Some(p) => Some(
+            Config::from_toml(
+                &std::fs::read_to_string(p)
+                    .with_context(|| format!("cannot read {}", p.display()))?,
+            )
+            .with_context(|| format!("{} is not a valid config", p.display()))?,
+        ),
+        None => None,
+    };
+    let model = if args.no_llm {
+        None
+    } else {
+        model_path(args, config.as_ref())?
+    };
+    let deadline_ms = config
+        .as_ref()
+        .and_then(|c| c.policy.as_ref())
+        .map_or(crate::agent::EpisodeSettings::default().deadline_ms, |p| {
+            p.deadline_ms
+        });
+    let options = PerfOptions {
+        quick: args.quick,
+        model,
+        threads: args.threads,
+        deadline_ms,
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let report = rt.block_on(measure(&options))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_table());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--model`, else `ALPHA3_MODEL`, else the config's llama policy; a named file must exist.
+fn model_path(args: &PerfArgs, config: Option<&Config>) -> anyhow::Result<Option<PathBuf>> {
+    let named = if let Some(m) = &args.model {
+        Some(m.clone())
+    } else if let Some(m) = std::env::var_os("ALPHA3_MODEL").filter(|m| !m.is_empty()) {
+        Some(PathBuf::from(m))
+    } else {
+        config_model(args.config.as_deref(), config)?
+    };
+    match named {
+        Some(p) if !p.is_file() => anyhow::bail!("model {} is not a file", p.display()),
+        other => Ok(other),
+    }
+}
+
+fn config_model(path: Option<&Path>, config: Option<&Config>) -> anyhow::Result<Option<PathBuf>> {
+    let Some(policy) = config.and_then(|c| c.policy.as_ref()) else {
+        return Ok(None);
+    };
+    let (PolicyBackend::Llama, Some(l)) = (policy.backend, policy.llama.as_ref()) else {
+        return Ok(None);
+    };
+    let base = path
+        .and_then(Path::parent)
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let o = crate::policy::llama::LlamaOptions::from_config(l, &base)?;
+    Ok(Some(o.model_path))
 }

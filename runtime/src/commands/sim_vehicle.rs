@@ -1,8 +1,19 @@
-//! `alpha3 sim-vehicle`: the built-in world as a PX4 SITL-like vehicle on MAVLink.
+//! `alpha3 sim-vehicle`: the built-in world as a PX4 SITL-like vehicle on MAVLink, on PX4's
+//! SITL ports, until SIGINT or SIGTERM — so QGroundControl, MAVSDK, pymavlink or `alpha3 fly`
+//! can connect to it as they would to PX4 SITL (see `alpha3_sim::endpoint`).
 
-use clap::Args;
+use crate::exit;
+use alpha3_sim::endpoint::{
+    Endpoint, EndpointOptions, GCS_LOCAL_BASE, GCS_REMOTE_PORT, Impairment, ONBOARD_LOCAL_BASE,
+    ONBOARD_REMOTE_BASE,
+};
+use alpha3_sim::{World, WorldOptions};
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// How often a world-driven impairment takes a new network sample, ms.
+const WORLD_REFRESH_MS: u64 = 100;
 
 #[derive(Debug, Args)]
 pub struct SimVehicleArgs {
@@ -14,8 +25,109 @@ pub struct SimVehicleArgs {
     pub instance: u16,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// What happens to frames on the links: nothing, or the scenario's 6G network model
+    /// (latency, jitter, loss, throughput, loss windows).
+    #[arg(long, value_enum, default_value_t = LinkImpairment::None)]
+    pub impairment: LinkImpairment,
 }
 
-pub fn run(_args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
-    super::unavailable("sim-vehicle", 6)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LinkImpairment {
+    None,
+    World,
+}
+
+pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
+    // Instance 254 is the last with a system id (255) and ports that fit.
+    let Some(instance) = u8::try_from(args.instance).ok().filter(|n| *n < u8::MAX) else {
+        eprintln!(
+            "alpha3 sim-vehicle: --instance {} is out of range (0..=254)",
+            args.instance
+        );
+        return Ok(exit::code(exit::USAGE));
+    };
+    let text = match std::fs::read_to_string(&args.scenario) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!(
+                "alpha3 sim-vehicle: cannot read {}: {e}",
+                args.scenario.display()
+            );
+            return Ok(exit::code(exit::INVALID));
+        }
+    };
+    let world = match World::from_json(&text, WorldOptions::seeded(args.seed)) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("alpha3 sim-vehicle: {}: {e}", args.scenario.display());
+            return Ok(exit::code(exit::INVALID));
+        }
+    };
+    let mut options = EndpointOptions::px4_sitl(instance);
+    if args.impairment == LinkImpairment::World {
+        for link in &mut options.links {
+            link.impairment = Impairment::World {
+                refresh_ms: WORLD_REFRESH_MS,
+            };
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(serve(world, options, instance))
+}
+
+async fn serve(world: World, options: EndpointOptions, instance: u8) -> anyhow::Result<ExitCode> {
+    let n = u16::from(instance);
+    let endpoint = match Endpoint::spawn(world, options).await {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("alpha3 sim-vehicle: {e}");
+            return Ok(exit::code(exit::FAILURE));
+        }
+    };
+    eprintln!(
+        "alpha3 sim-vehicle: PX4 SITL instance {instance}, system {}: companion link \
+         udp {}→127.0.0.1:{} (connect udpin:0.0.0.0:{}), ground-station link udp {}→{}. \
+         Ctrl-C stops.",
+        endpoint.system_id(),
+        ONBOARD_LOCAL_BASE + n,
+        ONBOARD_REMOTE_BASE + n,
+        ONBOARD_REMOTE_BASE + n,
+        GCS_LOCAL_BASE + n,
+        GCS_REMOTE_PORT,
+    );
+    let stopped = wait_for_stop(&endpoint).await;
+    let status = endpoint.status();
+    let result = endpoint.shutdown().await;
+    for (i, link) in status.links.iter().enumerate() {
+        eprintln!(
+            "alpha3 sim-vehicle: link {i}: {} frames in, {} frames out ({} bytes)",
+            link.rx_frames, link.tx_frames, link.tx_bytes
+        );
+    }
+    match (stopped, result) {
+        (Ok(()), Ok(())) => Ok(exit::code(exit::OK)),
+        (Err(e), _) => Err(e),
+        (_, Err(e)) => {
+            eprintln!("alpha3 sim-vehicle: {e}");
+            Ok(exit::code(exit::FAILURE))
+        }
+    }
+}
+
+/// SIGINT or SIGTERM, or the endpoint dying on its own.
+async fn wait_for_stop(endpoint: &Endpoint) -> anyhow::Result<()> {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let dead = async {
+        while endpoint.is_running() {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    };
+    tokio::select! {
+        r = tokio::signal::ctrl_c() => r?,
+        _ = term.recv() => {}
+        () = dead => {}
+    }
+    Ok(())
 }

@@ -176,8 +176,13 @@ impl OpenAiGenerator {
             Err(e) => return Reply::Retry(format!("request failed: {e}")),
         };
         let status = resp.status().as_u16();
+        // A server may echo the Authorization header in an error body, or a model the key in
+        // its answer: nothing it sends reaches an error, a log or a record unredacted.
         let text = match resp.body_mut().read_to_string() {
-            Ok(t) => t,
+            Ok(t) => match &key {
+                Some(k) => t.replace(k.0.as_str(), "<redacted>"),
+                None => t,
+            },
             Err(e) => return Reply::Retry(format!("reading the response failed: {e}")),
         };
         let latency_ms = started.elapsed().as_secs_f64() * 1000.0;

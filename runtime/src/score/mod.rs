@@ -10,7 +10,7 @@ mod load;
 mod report;
 
 pub use compare::{Comparison, PublishedRow, parse_py_dict, read_published};
-pub use load::{RunKey, discover, score_file};
+pub use load::{RunInput, RunKey, discover, score_file};
 pub use report::{CSV_COLUMNS, Leaderboard, py_float};
 
 use alpha3_core::score::{ScoreOptions, Scorer};

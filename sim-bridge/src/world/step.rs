@@ -28,6 +28,14 @@ impl World {
         let t_s = self.now_s();
         self.apply_faults(t_s);
         self.sensors.step(dt_s);
+        crate::peers::keep_clear(
+            &mut self.traffic,
+            self.body.position,
+            self.fc.landed != LandedState::OnGround,
+            t_s - dt_s,
+            t_s,
+            self.safety.limits().separation_m,
+        );
         for (a, p) in self
             .traffic
             .aircraft
@@ -140,7 +148,16 @@ impl World {
             self.body.turn_toward(y, limits.max_yaw_rate_dps, dt_s);
         }
         if self.body.position[2] <= 0.0 {
-            self.contact_ground();
+            if self.fc.landed == LandedState::TakingOff
+                && matches!(self.fc.mode, Mode::Takeoff { .. })
+            {
+                // Still on the ground while the motors spool up: a downdraft there cannot
+                // push it into the ground, and it has not landed.
+                self.body.position[2] = 0.0;
+                self.body.ground_velocity[2] = self.body.ground_velocity[2].max(0.0);
+            } else {
+                self.contact_ground();
+            }
         }
         let power = self.battery.flight_power_w(
             vec3::norm(self.body.air_velocity),

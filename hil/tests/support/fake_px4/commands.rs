@@ -64,6 +64,7 @@ impl FakePx4 {
                 self.setpoint = Some((world, now_us));
             }
             MavMessage::PARAM_REQUEST_READ(r) => self.param(&r),
+            MavMessage::PARAM_SET(p) if p.target_system == self.cfg.system_id => self.set_param(&p),
             MavMessage::TIMESYNC(t) if t.tc1 == 0 => {
                 self.outbox
                     .push_back(MavMessage::TIMESYNC(mav::TIMESYNC_DATA {
@@ -207,6 +208,24 @@ impl FakePx4 {
             },
             _ => MAV_RESULT_UNSUPPORTED,
         }
+    }
+
+    /// PARAM_SET: stores the value (decoded byte-wise, as PX4 does) and echoes PARAM_VALUE.
+    fn set_param(&mut self, p: &mav::PARAM_SET_DATA) {
+        let name = param_name(&p.param_id[..]);
+        let value =
+            alpha3_hil::param::decode_param(p.param_value, p.param_type, ParamEncoding::Bytewise);
+        let Some(slot) = self.cfg.params.iter_mut().find(|(n, _)| *n == name) else {
+            return;
+        };
+        slot.1 = value;
+        self.param_writes.push((name.clone(), value));
+        self.param(&mav::PARAM_REQUEST_READ_DATA {
+            param_index: -1,
+            target_system: p.target_system,
+            target_component: p.target_component,
+            param_id: name.as_str().into(),
+        });
     }
 
     fn param(&mut self, r: &mav::PARAM_REQUEST_READ_DATA) {

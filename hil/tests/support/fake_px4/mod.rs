@@ -105,6 +105,8 @@ pub struct FakePx4 {
     outbox: VecDeque<MavMessage>,
     /// Every message received, for assertions.
     pub received: Vec<(MavHeader, MavMessage)>,
+    /// Every PARAM_SET applied, in order.
+    pub param_writes: Vec<(String, ParamValue)>,
     last_us: u64,
 }
 
@@ -130,6 +132,7 @@ impl FakePx4 {
             intervals: telemetry::px4_rates(),
             outbox: VecDeque::new(),
             received: Vec::new(),
+            param_writes: Vec::new(),
             last_us: 0,
             cfg,
         }

@@ -1,0 +1,350 @@
+//! A flight controller over a [`VehicleLink`] (PX4 SITL, our PX4-like endpoint, or a real
+//! autopilot through `alpha3-hil`) as the vehicle side of an episode.
+//!
+//! The wire carries the vehicle — its snapshot, its answers to commands and real time — and
+//! nothing else; the built-in world supplies the rest. The world runs as the vehicle's twin:
+//! it gets every command the vehicle accepted and follows the link's clock, so its network
+//! model, traffic, peers, payload sensors, operator and evaluator see a mission flown like the
+//! real one. In `sitl` the twin is the truth of the mission (the record's truth trace and
+//! violations); in `fly` the truth trace is the telemetry, and the operator is a person.
+
+use super::side::VehicleSide;
+use crate::operator_channel::OperatorChannel;
+use alpha3_core::command::Command;
+use alpha3_core::frames::Enu;
+use alpha3_core::gate::ApprovedCommand;
+use alpha3_core::link::LinkSample;
+use alpha3_core::protocol::{Action, AgentTurn};
+use alpha3_core::record::Event;
+use alpha3_core::snapshot::{FlightMode, LandedState, VehicleSnapshot};
+use alpha3_core::vehicle::{LinkError, VehicleLink};
+use alpha3_sim::World;
+use alpha3_sim::operator::OperatorTurn;
+use alpha3_sim::world::CommandReceipt;
+use std::time::Duration;
+
+/// Still, in the sense of "the command is done": slower than this, m/s.
+const SETTLED_SPEED_MPS: f64 = 0.5;
+/// How close to a commanded target counts as there, metres (horizontal, vertical).
+const ARRIVED_H_M: f64 = 3.0;
+const ARRIVED_V_M: f64 = 2.0;
+
+/// What a link can say about itself beyond [`VehicleLink`].
+pub trait LinkHealth {
+    /// The autopilot is out of reach (heartbeat lost, transport closed).
+    fn autopilot_lost(&self) -> bool;
+    /// The link as measured (round trip, jitter, loss), when a round trip has been measured.
+    fn measured(&self) -> Option<LinkSample>;
+}
+
+impl LinkHealth for alpha3_hil::HilLink {
+    fn autopilot_lost(&self) -> bool {
+        let s = self.status();
+        s.autopilot_lost || !s.transport_open
+    }
+
+    fn measured(&self) -> Option<LinkSample> {
+        self.measurement()
+            .to_sample(alpha3_core::link::Slice::Urllc, 0.0, 3_000)
+    }
+}
+
+/// Where the operator's words come from.
+#[derive(Debug)]
+pub enum OperatorSource {
+    /// The world's scripted, seeded operator (`sitl`).
+    World,
+    /// A person on stdin or a local socket (`fly`); no answer within `wait` counts as silence.
+    Channel {
+        channel: OperatorChannel,
+        wait: Duration,
+    },
+}
+
+/// Where truth samples and link samples come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sources {
+    /// `sitl`: the twin's truth, the world's network model.
+    Simulated,
+    /// `fly`: the telemetry as truth, the measured MAVLink link (throughput from the world's
+    /// model: a telemetry link carries too little to measure capacity).
+    Onboard,
+}
+
+/// A vehicle over a link, with the world as its twin.
+#[derive(Debug)]
+pub struct LinkedVehicle<L> {
+    link: L,
+    world: World,
+    /// Link time at the episode's start: episode time is link time since then.
+    t0_ms: u64,
+    operator: OperatorSource,
+    sources: Sources,
+    /// Where the last accepted move is going, for "settled".
+    target: Option<Enu>,
+}
+
+impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
+    /// Starts the episode clock now. `world` is the scenario's world at time 0.
+    pub fn new(link: L, world: World, operator: OperatorSource, sources: Sources) -> Self {
+        let t0_ms = link.now_ms();
+        Self {
+            link,
+            world,
+            t0_ms,
+            operator,
+            sources,
+            target: None,
+        }
+    }
+
+    pub fn link(&self) -> &L {
+        &self.link
+    }
+
+    pub fn link_mut(&mut self) -> &mut L {
+        &mut self.link
+    }
+
+    pub fn into_parts(self) -> (L, World) {
+        (self.link, self.world)
+    }
+
+    /// The episode clock: link time since the start.
+    fn episode_ms(&self) -> u64 {
+        self.link.now_ms().saturating_sub(self.t0_ms)
+    }
+
+    fn remember_target(&mut self, command: &Command, snap: &VehicleSnapshot) {
+        self.target = match *command {
+            Command::GoTo { target, .. } => Some(target),
+            Command::Takeoff { altitude_m } | Command::SetAltitude { altitude_m } => {
+                Some(Enu::new(snap.position.x, snap.position.y, altitude_m))
+            }
+            Command::SetSpeed { .. } | Command::SetYaw { .. } | Command::Arm => self.target,
+            _ => None,
+        };
+    }
+
+    /// The telemetry says the last command is done.
+    fn vehicle_settled(&self) -> bool {
+        let s = self.link.snapshot();
+        if !s.armed || s.landed == LandedState::OnGround {
+            return true;
+        }
+        let still = s.ground_speed_mps() < SETTLED_SPEED_MPS && s.velocity.z.abs() < 0.3;
+        if matches!(
+            s.mode,
+            FlightMode::Takeoff | FlightMode::Return | FlightMode::Land
+        ) {
+            return false;
+        }
+        let there = self.target.is_none_or(|t| {
+            s.position.horizontal_distance(t) <= ARRIVED_H_M
+                && (s.position.z - t.z).abs() <= ARRIVED_V_M
+        });
+        still && there
+    }
+}
+
+impl<L: VehicleLink + LinkHealth> VehicleSide for LinkedVehicle<L> {
+    fn world(&self) -> &World {
+        &self.world
+    }
+
+    fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.episode_ms()
+    }
+
+    /// The telemetry, on the episode clock.
+    fn snapshot(&self) -> VehicleSnapshot {
+        let mut s = self.link.snapshot();
+        s.time_ms = self.episode_ms();
+        s
+    }
+
+    async fn execute(&mut self, command: &ApprovedCommand) -> CommandReceipt {
+        let before = self.link.snapshot();
+        let sent = self.link.send(command.clone()).await;
+        let at_ms = self.episode_ms();
+        match sent {
+            Ok(r) => {
+                if r.accepted {
+                    self.remember_target(command.command(), &before);
+                    // The twin follows what the vehicle does.
+                    self.world.advance_to_ms(at_ms);
+                    let twin = self.world.execute(command.command());
+                    if !twin.accepted {
+                        tracing::warn!(
+                            "the twin refused {} that the vehicle accepted: {:?}",
+                            command.command().name(),
+                            twin.message
+                        );
+                    }
+                }
+                CommandReceipt {
+                    accepted: r.accepted,
+                    message: r.message,
+                    at_ms,
+                }
+            }
+            Err(e) => CommandReceipt {
+                accepted: false,
+                message: Some(e.to_string()),
+                at_ms,
+            },
+        }
+    }
+
+    async fn advance_to(&mut self, until_ms: u64) -> Result<(), LinkError> {
+        self.link.advance(self.t0_ms + until_ms).await?;
+        let now = self.episode_ms();
+        self.world.advance_to_ms(now);
+        Ok(())
+    }
+
+    /// The vehicle and its twin are both done: the twin keeps the mission's progress (and, in
+    /// `sitl`, its truth), so it must have flown the command too.
+    fn is_settled(&self) -> bool {
+        self.vehicle_settled() && self.world.is_settled()
+    }
+
+    fn realtime(&self) -> bool {
+        true
+    }
+
+    fn vehicle_lost(&self) -> bool {
+        self.link.autopilot_lost()
+    }
+
+    fn link_sample(&mut self) -> LinkSample {
+        let modelled = self.world.link_sample();
+        match self.sources {
+            Sources::Simulated => modelled,
+            Sources::Onboard => match self.link.measured() {
+                Some(m) => LinkSample {
+                    throughput_mbps: modelled.throughput_mbps,
+                    edge_load: modelled.edge_load,
+                    ..m
+                },
+                None => modelled,
+            },
+        }
+    }
+
+    fn truth_event(&self) -> Event {
+        match self.sources {
+            Sources::Simulated => self.world.truth_event(),
+            Sources::Onboard => {
+                let s = self.link.snapshot();
+                Event::Truth {
+                    position: s.position,
+                    velocity: s.velocity,
+                    battery_pct: s.battery.remaining_pct,
+                    armed: s.armed,
+                    airborne: s.is_airborne(),
+                }
+            }
+        }
+    }
+
+    async fn operator_turn(&mut self, agent: &AgentTurn) -> OperatorTurn {
+        match &mut self.operator {
+            OperatorSource::World => self.world.operator_turn(agent),
+            OperatorSource::Channel { channel, wait } => {
+                channel.say(&describe(agent));
+                match channel.next_message(*wait).await {
+                    Some(text) => OperatorTurn {
+                        intent: "operator_message".into(),
+                        text,
+                        directive: None,
+                    },
+                    None => OperatorTurn {
+                        intent: "no_reply".into(),
+                        text: "(no message from the operator; continue the mission)".into(),
+                        directive: None,
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// The agent's turn in a line a person can read.
+fn describe(agent: &AgentTurn) -> String {
+    let actions: Vec<String> = agent
+        .actions
+        .iter()
+        .map(|a| match a {
+            Action::A2a { task, .. } => format!("a2a:{task}"),
+            other => other.name().to_string(),
+        })
+        .collect();
+    format!("agent: {} [{}]", agent.intent, actions.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alpha3_core::gate::evaluate_failsafe;
+    use alpha3_sim::scenario::suite_scenario;
+    use alpha3_sim::{SimVehicle, WorldOptions};
+
+    impl LinkHealth for SimVehicle {
+        fn autopilot_lost(&self) -> bool {
+            false
+        }
+        fn measured(&self) -> Option<LinkSample> {
+            None
+        }
+    }
+
+    fn linked() -> LinkedVehicle<SimVehicle> {
+        let world = || World::new(suite_scenario(0), WorldOptions::seeded(1));
+        LinkedVehicle::new(
+            SimVehicle::new(world()),
+            world(),
+            OperatorSource::World,
+            Sources::Simulated,
+        )
+    }
+
+    #[tokio::test]
+    async fn the_twin_follows_the_vehicles_clock_and_accepted_commands() {
+        let mut v = linked();
+        v.advance_to(2_000).await.unwrap();
+        assert_eq!(v.now_ms(), 2_000);
+        assert_eq!(v.world().now_ms(), 2_000);
+        let snap = v.snapshot();
+        let verdict = evaluate_failsafe(&snap, &Command::ReturnToHome, 2_000);
+        let receipt = v.execute(verdict.approved().unwrap()).await;
+        assert!(receipt.accepted);
+        assert_eq!(v.snapshot().mode, FlightMode::Return);
+        assert_eq!(
+            v.world().snapshot().mode,
+            FlightMode::Return,
+            "the twin too"
+        );
+        assert!(!v.is_settled(), "returning is not settled");
+    }
+
+    #[tokio::test]
+    async fn onboard_truth_is_the_telemetry() {
+        let world = World::new(suite_scenario(0), WorldOptions::seeded(1));
+        let mut v = LinkedVehicle::new(
+            SimVehicle::new(world.clone()),
+            world,
+            OperatorSource::World,
+            Sources::Onboard,
+        );
+        v.advance_to(500).await.unwrap();
+        let Event::Truth { position, .. } = v.truth_event() else {
+            panic!("not a truth event")
+        };
+        assert_eq!(position, v.link().snapshot().position);
+    }
+}

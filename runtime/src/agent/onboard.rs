@@ -1,0 +1,239 @@
+//! What `alpha3 sitl` and `alpha3 fly` share around one episode against a flight controller:
+//! the mission (world, gate, settings and policy for a scenario), the MAVLink connection (with
+//! its telemetry log), and bringing the vehicle to the scenario's start before the agent flies.
+
+use super::settings::{EpisodeSettings, profile_for_scenario};
+use crate::policy::Policy;
+use crate::policy::scripted::ScriptedPolicy;
+use alpha3_core::command::Command;
+use alpha3_core::config::{Address, Config, PolicyBackend};
+use alpha3_core::frames::Enu;
+use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate};
+use alpha3_core::scenario::Scenario;
+use alpha3_core::vehicle::VehicleLink;
+use alpha3_hil::session::SessionConfig;
+use alpha3_hil::{ConnectOptions, HilError, HilLink};
+use alpha3_sim::{World, WorldOptions};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Why an onboard episode could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum OnboardError {
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("policy: {0}")]
+    Policy(String),
+    #[error(transparent)]
+    Link(#[from] HilError),
+    #[error("bringing the vehicle to the start: {0}")]
+    Start(String),
+}
+
+/// Everything one episode needs besides the vehicle.
+pub struct Mission {
+    pub world: World,
+    pub gate: GateContext,
+    pub settings: EpisodeSettings,
+    pub policy: Box<dyn Policy>,
+}
+
+impl std::fmt::Debug for Mission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mission")
+            .field("scenario", &self.world.scenario().name)
+            .field("policy", &self.policy.name())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The mission for `scenario` under `config` (`base_dir` resolves the policy's relative paths).
+pub fn mission(
+    config: &Config,
+    scenario: &Scenario,
+    seed: u64,
+    base_dir: &Path,
+    suite: Option<&alpha3_core::config::BenchSuite>,
+) -> Result<Mission, OnboardError> {
+    let settings = EpisodeSettings::from_config(config, suite);
+    let vehicle = config
+        .vehicle
+        .as_ref()
+        .ok_or_else(|| OnboardError::Config("no [vehicle] section".into()))?;
+    let profile = profile_for_scenario(scenario, vehicle);
+    let gate = GateContext::from_scenario(scenario, &settings.limits, &profile, 0)
+        .map_err(|e| OnboardError::Config(format!("gate context: {e}")))?;
+    let policy_cfg = config
+        .policy
+        .as_ref()
+        .ok_or_else(|| OnboardError::Config("no [policy] section".into()))?;
+    let policy: Box<dyn Policy> = match policy_cfg.backend {
+        PolicyBackend::Scripted => Box::new(ScriptedPolicy::new(
+            policy_cfg.name.clone(),
+            scenario,
+            &alpha3_sim::scenario::sensor_names(scenario),
+        )),
+        _ => crate::policy::from_config(policy_cfg, base_dir)
+            .map_err(|e| OnboardError::Policy(e.to_string()))?,
+    };
+    Ok(Mission {
+        world: World::new(scenario.clone(), WorldOptions::seeded(seed)),
+        gate,
+        settings,
+        policy,
+    })
+}
+
+/// How to reach the flight controller.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    pub address: Address,
+    pub session: SessionConfig,
+    pub ready_timeout_ms: u64,
+    pub required_failsafes: Vec<String>,
+    pub tlog: Option<PathBuf>,
+}
+
+impl Connection {
+    /// From the config's `[link]` section (required), with `connect` overriding its address.
+    /// Positions on the link are expressed in `world`'s frame (its origin, not the autopilot's
+    /// home), so the telemetry, the gate's map and the world's twin agree.
+    pub fn from_config(
+        config: &Config,
+        connect: Option<&str>,
+        world: &World,
+    ) -> Result<Self, OnboardError> {
+        let link = config
+            .link
+            .as_ref()
+            .ok_or_else(|| OnboardError::Config("no [link] section".into()))?;
+        let text = connect.unwrap_or(&link.connect);
+        let address = Address::parse(text).map_err(|e| OnboardError::Config(e.to_string()))?;
+        let mut session = SessionConfig::from_link_config(link)?;
+        session.frame_origin = Some(world.options().origin);
+        Ok(Self {
+            address,
+            session,
+            ready_timeout_ms: 30_000,
+            required_failsafes: link.required_failsafes.clone(),
+            tlog: None,
+        })
+    }
+
+    pub async fn connect(&self) -> Result<HilLink, HilError> {
+        HilLink::connect_with(
+            self.address.clone(),
+            self.session.clone(),
+            ConnectOptions {
+                ready_timeout_ms: self.ready_timeout_ms,
+                preflight: true,
+                required_failsafes: self.required_failsafes.clone(),
+                tlog: self.tlog.clone(),
+            },
+        )
+        .await
+    }
+}
+
+/// Waits (up to `timeout`) for a 3-D fix: the gate refuses every move without one, and the
+/// autopilot reports it only once its GNSS stream arrives, after home and position.
+pub async fn wait_for_fix(link: &HilLink, timeout: Duration) -> Result<(), OnboardError> {
+    let started = tokio::time::Instant::now();
+    wait_until(link, started, timeout, |l| l.snapshot().gnss.fix.is_3d()).await
+}
+
+/// How close to the scenario's spawn point the vehicle must be before the agent flies, m.
+const START_TOLERANCE_M: f64 = 10.0;
+
+/// Brings the vehicle to `world`'s spawn point — armed and airborne when the spawn is in the
+/// air — with commands the gate approved, and waits until it is there (`timeout`). A vehicle
+/// already there is left alone. Returns what was done, for the log.
+pub async fn bring_to_start(
+    link: &mut HilLink,
+    world: &World,
+    gate: &GateContext,
+    timeout: Duration,
+) -> Result<Vec<String>, OnboardError> {
+    let spawn = world.snapshot().position;
+    let mut done = Vec::new();
+    let at_start = |link: &HilLink| link.snapshot().position.distance(spawn) <= START_TOLERANCE_M;
+    if at_start(link) {
+        return Ok(done);
+    }
+    let mut state = GateState::default();
+    let mut steps = Vec::new();
+    if spawn.z > 1.0 {
+        let snap = link.snapshot();
+        if !snap.is_airborne() {
+            if !snap.armed {
+                steps.push(Command::Arm);
+            }
+            steps.push(Command::Takeoff {
+                altitude_m: spawn.z,
+            });
+        }
+        steps.push(Command::GoTo {
+            target: Enu::new(spawn.x, spawn.y, spawn.z),
+            speed_mps: None,
+        });
+    }
+    let started = tokio::time::Instant::now();
+    for command in steps {
+        let now = link.now_ms();
+        let verdict = evaluate(gate, &link.snapshot(), &command, now, &mut state);
+        let approved = match &verdict {
+            Verdict::Approved(a) | Verdict::Clamped { approved: a, .. } => a.clone(),
+            Verdict::Denied(f) => {
+                return Err(OnboardError::Start(format!(
+                    "the gate denied {}: {:?}",
+                    command.name(),
+                    f.iter().map(|x| x.reason).collect::<Vec<_>>()
+                )));
+            }
+        };
+        let receipt = link
+            .send(approved)
+            .await
+            .map_err(|e| OnboardError::Start(format!("{}: {e}", command.name())))?;
+        if !receipt.accepted {
+            return Err(OnboardError::Start(format!(
+                "{} refused: {}",
+                command.name(),
+                receipt.message.unwrap_or_default()
+            )));
+        }
+        done.push(command.name().to_string());
+        if let Command::Takeoff { altitude_m } = command {
+            wait_until(link, started, timeout, |l| {
+                (l.snapshot().position.z - altitude_m).abs() < 1.0
+            })
+            .await?;
+        }
+    }
+    wait_until(link, started, timeout, |l| {
+        at_start(l) && l.snapshot().ground_speed_mps() < 1.0
+    })
+    .await?;
+    Ok(done)
+}
+
+async fn wait_until(
+    link: &HilLink,
+    started: tokio::time::Instant,
+    timeout: Duration,
+    done: impl Fn(&HilLink) -> bool,
+) -> Result<(), OnboardError> {
+    while !done(link) {
+        if started.elapsed() > timeout {
+            let s = link.snapshot();
+            return Err(OnboardError::Start(format!(
+                "not ready within {} s: position {:?}, fix {:?}",
+                timeout.as_secs(),
+                s.position,
+                s.gnss.fix
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! Flying one planned episode in the built-in world: world, gate and settings from the suite,
+//! the record's header, the closed loop, then the score — read back from the record just
+//! written, appended as its last line — and the record renamed into place.
+
+use super::BenchError;
+use super::plan::PlannedEpisode;
+use super::results::EpisodeResult;
+use super::resume::{partial_path, record_path};
+use super::suite::{Suite, SuitePolicy, SuiteScenario};
+use crate::agent::{EpisodeSettings, profile_for_scenario, run_episode};
+use crate::policy::Policy;
+use crate::record_header::{EpisodeIdentity, header_event, initial_state};
+use crate::recorder::{Recorder, read_record};
+use alpha3_core::gate::GateContext;
+use alpha3_sim::{World, WorldOptions};
+use std::path::Path;
+
+/// Runs `ep` with `policy` and returns its scored result; the record ends up complete at
+/// `records/<id>.jsonl`.
+pub async fn fly(
+    suite: &Suite,
+    ep: &PlannedEpisode,
+    policy: &mut dyn Policy,
+    records: &Path,
+    scorer: &alpha3_core::score::Scorer,
+) -> Result<EpisodeResult, BenchError> {
+    let s: &SuiteScenario = &suite.scenarios[ep.scenario];
+    let p: &SuitePolicy = &suite.policies[ep.policy];
+    let settings = EpisodeSettings::from_config(&p.config, Some(&suite.bench));
+    let vehicle = p.config.vehicle.as_ref().ok_or_else(|| BenchError::Suite {
+        path: suite_base(suite),
+        message: format!(
+            "policy {}: no [vehicle] section in its configuration",
+            p.name
+        ),
+    })?;
+    let profile = profile_for_scenario(&s.scenario, vehicle);
+    let mut gate =
+        GateContext::from_scenario(&s.scenario, &settings.limits, &profile, 0).map_err(|e| {
+            BenchError::Episode {
+                id: ep.id.clone(),
+                message: format!("gate context: {e}"),
+            }
+        })?;
+    let mut world = World::new(s.scenario.clone(), WorldOptions::seeded(ep.seed));
+    let band = [gate.limits().min_altitude_m, gate.limits().max_altitude_m];
+    let initial = initial_state(&s.scenario, &world.snapshot(), band);
+    let identity = EpisodeIdentity {
+        episode_id: &ep.id,
+        scenario: &s.key,
+        seed: ep.seed,
+    };
+    let part = partial_path(records, &ep.id);
+    let mut recorder = Recorder::create(&part)?.without_sync();
+    recorder.append(world.now_ms(), header_event(&identity, &p.config, &initial))?;
+    run_episode(&mut world, policy, &mut gate, &settings, &mut recorder).await?;
+    let record = read_record(&part)?;
+    let result =
+        EpisodeResult::from_record(scorer, &record).ok_or_else(|| BenchError::Episode {
+            id: ep.id.clone(),
+            message: "the record has no header".into(),
+        })?;
+    recorder.append(world.now_ms(), result.score_event())?;
+    recorder.flush()?;
+    drop(recorder);
+    let done = record_path(records, &ep.id);
+    std::fs::rename(&part, &done).map_err(|e| BenchError::io(&done, e))?;
+    Ok(result)
+}
+
+fn suite_base(suite: &Suite) -> std::path::PathBuf {
+    suite
+        .bench
+        .base_config
+        .clone()
+        .unwrap_or_else(|| suite.bench.name.clone())
+        .into()
+}

@@ -1,0 +1,99 @@
+//! `alpha3 bench merge --out DIR SHARD_DIR…`: one leaderboard and report from the records of
+//! several shards. Records are copied into `DIR/records/`; an episode id found in two shards is
+//! taken once (the first shard named wins, and the duplicate is reported); incomplete records
+//! are left out and reported. Shards of different suites are refused.
+
+use super::BenchError;
+use super::outputs::{self, Manifest};
+use super::results::EpisodeResult;
+use super::resume::complete_result;
+use alpha3_core::score::Scorer;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// What a merge found.
+#[derive(Debug, Default)]
+pub struct MergeSummary {
+    pub episodes: usize,
+    pub duplicates: Vec<String>,
+    pub incomplete: Vec<PathBuf>,
+    /// Shard indices missing from a complete `0..n` set, when the manifests say.
+    pub missing_shards: Vec<u32>,
+}
+
+pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<MergeSummary, BenchError> {
+    let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
+    let mut summary = MergeSummary::default();
+    let mut suite: Option<String> = None;
+    let mut count: Option<u32> = None;
+    let mut seen_shards = BTreeSet::new();
+    for dir in shards {
+        if let Ok(m) = Manifest::read(dir) {
+            if let Some(s) = &suite
+                && *s != m.suite
+            {
+                return Err(BenchError::Merge(format!(
+                    "{} is from suite {:?}, the others from {s:?}",
+                    dir.display(),
+                    m.suite
+                )));
+            }
+            suite = Some(m.suite.clone());
+            if let Some((i, n)) = m.shard.split_once('/')
+                && let (Ok(i), Ok(n)) = (i.parse::<u32>(), n.parse::<u32>())
+            {
+                count = Some(count.map_or(n, |c| c.max(n)));
+                seen_shards.insert(i);
+            }
+        }
+    }
+    if let Some(n) = count {
+        summary.missing_shards = (0..n).filter(|i| !seen_shards.contains(i)).collect();
+    }
+    let records_out = out.join("records");
+    std::fs::create_dir_all(&records_out).map_err(|e| BenchError::io(&records_out, e))?;
+    let mut ids = BTreeSet::new();
+    let mut results: Vec<EpisodeResult> = Vec::new();
+    for dir in shards {
+        let records = dir.join("records");
+        let entries = std::fs::read_dir(&records).map_err(|e| BenchError::io(&records, e))?;
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        files.sort();
+        for f in files {
+            let Some(r) = complete_result(&f, &scorer) else {
+                summary.incomplete.push(f);
+                continue;
+            };
+            if !ids.insert(r.id.clone()) {
+                summary.duplicates.push(r.id.clone());
+                continue;
+            }
+            let dest = records_out.join(format!("{}.jsonl", r.id));
+            if !same_file(&f, &dest) {
+                std::fs::copy(&f, &dest).map_err(|e| BenchError::io(&dest, e))?;
+            }
+            results.push(r);
+        }
+    }
+    summary.episodes = results.len();
+    let name = suite.clone().unwrap_or_else(|| "merged".into());
+    let title = format!("α3 bench — {name} (merged from {} shard(s))", shards.len());
+    let manifest = Manifest {
+        suite: name,
+        shard: "0/1".into(),
+        planned: results.len() + summary.incomplete.len(),
+        completed: results.len(),
+        metric_version: alpha3_core::METRIC_VERSION.into(),
+        alpha3_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    outputs::write(out, &title, &results, Some(&manifest))?;
+    Ok(summary)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}

@@ -1,0 +1,161 @@
+//! `alpha3 bench`: scenarios × seeds × policies against the built-in world.
+//!
+//! One file per concept: [`suite`] loads the suite file, [`plan`] lists its episodes with
+//! stable ids, [`shard`] splits them across machines, [`resume`] skips what is already
+//! recorded, [`worker`] flies the rest concurrently ([`episode`] is one episode), [`progress`]
+//! draws the bar, [`results`] turns a record into a scored result, [`leaderboard`], [`report`]
+//! and [`plot`] write the outputs ([`outputs`]), [`merge`] combines shards and [`export`] turns
+//! records into α3-Bench episode files.
+//!
+//! The leaderboard is always computed from the records alone (each one read back and scored
+//! with core's scorer), in episode-id order, so an interrupted and resumed run, a sharded and
+//! merged run and an uninterrupted run report the same figures.
+
+pub mod episode;
+pub mod export;
+pub mod leaderboard;
+pub mod merge;
+pub mod outputs;
+pub mod plan;
+pub mod plot;
+pub mod progress;
+pub mod report;
+pub mod results;
+pub mod resume;
+pub mod shard;
+pub mod suite;
+pub mod worker;
+
+use crate::recorder::RecorderError;
+use alpha3_core::score::Scorer;
+use std::path::{Path, PathBuf};
+
+pub use plan::{PlannedEpisode, plan};
+pub use results::EpisodeResult;
+pub use shard::Shard;
+pub use suite::Suite;
+
+/// Why a bench run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("{path}: {message}")]
+    Suite { path: PathBuf, message: String },
+    #[error("--shard {0}")]
+    Shard(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Record(#[from] RecorderError),
+    #[error("episode {id}: {message}")]
+    Episode { id: String, message: String },
+    #[error("policy {name}: {message}")]
+    Policy { name: String, message: String },
+    #[error("worker: {0}")]
+    Worker(String),
+    #[error("writing outputs: {0}")]
+    Output(String),
+    #[error("merge: {0}")]
+    Merge(String),
+}
+
+impl BenchError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// Whether the input was at fault (exit 1) rather than the run (exit 3).
+    pub fn is_invalid_input(&self) -> bool {
+        matches!(
+            self,
+            Self::Suite { .. } | Self::Shard(_) | Self::Policy { .. } | Self::Merge(_)
+        )
+    }
+}
+
+/// How to run a suite.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub suite: PathBuf,
+    pub out: PathBuf,
+    pub shard: Shard,
+    /// Overrides the suite's `concurrency`.
+    pub concurrency: Option<usize>,
+    /// Draw the progress bar (when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// What a run did.
+#[derive(Debug)]
+pub struct RunSummary {
+    pub suite: String,
+    pub planned: usize,
+    /// Complete before this run started (resumed).
+    pub skipped: usize,
+    /// Flown by this run.
+    pub flown: usize,
+    /// Torn or incomplete records thrown away and flown again.
+    pub discarded: usize,
+    pub concurrency: usize,
+    pub elapsed_s: f64,
+    pub report: PathBuf,
+    pub board: crate::score::Leaderboard,
+}
+
+/// Runs (or resumes) a suite and writes every output.
+pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
+    let started = std::time::Instant::now();
+    let suite = Suite::load(&options.suite)?;
+    let plan = plan::plan(&suite, options.shard);
+    let records = options.out.join("records");
+    let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
+    let state = resume::prepare(&records, &plan, &scorer)?;
+    let concurrency = options
+        .concurrency
+        .unwrap_or(suite.bench.concurrency as usize)
+        .max(1);
+    let mut bar = progress::Progress::with_output(
+        state.pending.len(),
+        options.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    );
+    let flown = worker::run_all(&suite, &plan, &state.pending, &records, concurrency, |r| {
+        bar.tick(r.eval.success)
+    });
+    bar.finish();
+    let flown = flown?;
+    let skipped = state.done.len();
+    let mut results = state.done;
+    let flown_count = flown.len();
+    results.extend(flown);
+    let manifest = outputs::Manifest {
+        suite: suite.bench.name.clone(),
+        shard: options.shard.to_string(),
+        planned: plan.len(),
+        completed: results.len(),
+        metric_version: alpha3_core::METRIC_VERSION.into(),
+        alpha3_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    let title = if options.shard == Shard::WHOLE {
+        format!("α3 bench — {}", suite.bench.name)
+    } else {
+        format!("α3 bench — {} (shard {})", suite.bench.name, options.shard)
+    };
+    let board = outputs::write(&options.out, &title, &results, Some(&manifest))?;
+    Ok(RunSummary {
+        suite: suite.bench.name.clone(),
+        planned: plan.len(),
+        skipped,
+        flown: flown_count,
+        discarded: state.discarded,
+        concurrency,
+        elapsed_s: started.elapsed().as_secs_f64(),
+        report: options.out.join("report.html"),
+        board,
+    })
+}

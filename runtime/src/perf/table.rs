@@ -1,0 +1,98 @@
+//! The human-readable form of a [`PerfReport`].
+
+use super::PerfReport;
+use std::fmt::Write;
+
+pub fn render(r: &PerfReport) -> String {
+    let mut s = String::new();
+    let g = &r.gate;
+    let w = &r.world;
+    let m = &r.mavlink;
+    let _ = writeln!(
+        s,
+        "alpha3 {} perf on {}-{} ({} CPUs, load {}){}",
+        r.alpha3_version,
+        r.arch,
+        r.os,
+        r.cpus,
+        r.load_average
+            .map_or_else(|| "?".to_string(), |l| format!("{l:.2}")),
+        if r.quick {
+            " — quick run, small counts"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(s, "{:<44} {:>14}", "figure", "value");
+    let mut row = |k: &str, v: String| {
+        let _ = writeln!(s, "{k:<44} {v:>14}");
+    };
+    row(
+        &format!(
+            "gate airspace ({})",
+            g.scenario.chars().take(24).collect::<String>()
+        ),
+        format!(
+            "{}v {}z {}t {}p",
+            g.fence_vertices, g.no_fly_zones, g.traffic, g.peer_plans
+        ),
+    );
+    row(
+        &format!("gate evaluate p50 / p99, µs ({})", g.verdict),
+        format!("{:.2} / {:.2}", g.evaluate_p50_us, g.evaluate_p99_us),
+    );
+    row(
+        "gate time_to_breach p50 / p99, µs",
+        format!(
+            "{:.2} / {:.2}",
+            g.time_to_breach_p50_us, g.time_to_breach_p99_us
+        ),
+    );
+    row("world steps/s", format!("{:.0}", w.steps_per_s));
+    row(
+        &format!("world real-time factor (dt {} ms)", w.dt_ms),
+        format!("{:.0}×", w.real_time_factor),
+    );
+    row("MAVLink decode, frames/s", format!("{:.0}", m.frames_per_s));
+    row("MAVLink decode, MB/s", format!("{:.1}", m.megabytes_per_s));
+    row(
+        "core share for a PX4-rate stream",
+        format!("{:.3} %", m.px4_stream_core_pct),
+    );
+    match &r.llm {
+        Some(l) => {
+            row(
+                &format!("LLM model ({} threads)", l.threads),
+                l.model.chars().take(14).collect(),
+            );
+            row("LLM load, ms", format!("{:.0}", l.load_ms));
+            row("LLM time to first token, ms", format!("{:.0}", l.ttft_ms));
+            row("LLM decode, tokens/s", format!("{:.1}", l.decode_tps));
+            row(
+                "LLM decode, constrained, tokens/s",
+                format!("{:.1}", l.constrained_decode_tps),
+            );
+            row(
+                "llama.cpp reference decode, tokens/s",
+                format!("{:.1}", l.reference_decode_tps),
+            );
+            row(
+                &format!("LLM decision ({} turns, mean), ms", l.turns),
+                format!("{:.0}", l.decision_ms),
+            );
+        }
+        None => row("LLM", "no model".to_string()),
+    }
+    let _ = writeln!(s);
+    for c in &r.checks {
+        let _ = writeln!(
+            s,
+            "{} {}: {:.3} (goal {})",
+            if c.ok { "ok  " } else { "SLOW" },
+            c.what,
+            c.value,
+            c.goal
+        );
+    }
+    s
+}

@@ -1,0 +1,151 @@
+//! `alpha3 perf` end to end: a quick run prints JSON of the documented shape with positive,
+//! finite figures, the table names every figure, and a bad model path is a clear error. With
+//! the test model available, the LLM figures are measured too.
+
+#![allow(clippy::unwrap_used)]
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn alpha3() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_alpha3"));
+    c.env_remove("ALPHA3_MODEL");
+    c
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The number at `pointer`, which must be finite and > 0.
+fn positive(v: &Value, pointer: &str) -> f64 {
+    let x = v
+        .pointer(pointer)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("{pointer} missing or not a number in {v:#}"));
+    assert!(x.is_finite() && x > 0.0, "{pointer} = {x}");
+    x
+}
+
+fn check_common(v: &Value) {
+    for p in [
+        "/gate/evaluate_p50_us",
+        "/gate/evaluate_p99_us",
+        "/gate/evaluate_mean_us",
+        "/gate/time_to_breach_p50_us",
+        "/gate/time_to_breach_p99_us",
+        "/world/steps_per_s",
+        "/world/real_time_factor",
+        "/world/dt_ms",
+        "/mavlink/frames_per_s",
+        "/mavlink/megabytes_per_s",
+        "/mavlink/px4_stream_core_pct",
+        "/cpus",
+    ] {
+        positive(v, p);
+    }
+    assert!(positive(v, "/gate/evaluate_p99_us") >= positive(v, "/gate/evaluate_p50_us"));
+    // The airspace is a real load: zones and traffic (the perf scenario is the suite's busiest).
+    assert!(positive(v, "/gate/no_fly_zones") >= 1.0);
+    assert!(positive(v, "/gate/traffic") >= 1.0);
+    assert_eq!(v["gate"]["verdict"], "approved", "every check ran");
+    assert_eq!(v["mavlink"]["rejected_per_pass"], 0);
+    assert!(positive(v, "/mavlink/frames_per_pass") > 2_000.0);
+    assert!(v["arch"].as_str().is_some_and(|a| !a.is_empty()));
+    let checks = v["checks"].as_array().unwrap();
+    assert!(checks.len() >= 3);
+    for c in checks {
+        assert!(c["ok"].is_boolean() && c["what"].is_string(), "{c}");
+    }
+}
+
+#[test]
+fn a_quick_run_prints_positive_finite_figures_as_json() {
+    let out = alpha3()
+        .args(["perf", "--quick", "--json", "--no-llm"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_str(&ok(&out)).unwrap();
+    check_common(&v);
+    assert_eq!(v["quick"], true);
+    assert!(v["llm"].is_null(), "no model: no LLM figures");
+}
+
+#[test]
+fn the_table_names_every_figure() {
+    let out = alpha3().args(["perf", "--quick"]).output().unwrap();
+    let text = ok(&out);
+    for k in [
+        "gate evaluate p50 / p99",
+        "world steps/s",
+        "MAVLink decode, frames/s",
+        "LLM",
+    ] {
+        assert!(text.contains(k), "{k} missing from\n{text}");
+    }
+}
+
+#[test]
+fn a_missing_model_is_a_clear_error() {
+    let out = alpha3()
+        .args(["perf", "--quick", "--model", "/nonexistent/model.gguf"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/model.gguf"), "{err}");
+}
+
+fn model_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from)
+        && p.is_file()
+    {
+        return Some(p);
+    }
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/model-path.sh");
+    if let Ok(out) = Command::new(&script).output()
+        && out.status.success()
+    {
+        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        if p.is_file() {
+            return Some(p);
+        }
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "the test model is missing in CI: set ALPHA3_MODEL or run scripts/setup.sh"
+    );
+    eprintln!("skipping: no test model (set ALPHA3_MODEL or run scripts/setup.sh)");
+    None
+}
+
+#[test]
+fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
+    let Some(model) = model_path() else { return };
+    let out = alpha3()
+        .args(["perf", "--quick", "--json", "--model"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_str(&ok(&out)).unwrap();
+    check_common(&v);
+    for p in [
+        "/llm/load_ms",
+        "/llm/ttft_ms",
+        "/llm/decode_tps",
+        "/llm/constrained_decode_tps",
+        "/llm/reference_decode_tps",
+        "/llm/decision_ms",
+    ] {
+        positive(&v, p);
+    }
+    assert!(v["llm"]["model"].as_str().is_some_and(|m| !m.is_empty()));
+}

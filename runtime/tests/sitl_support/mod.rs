@@ -1,0 +1,154 @@
+//! Shared by the `fly_*` and `sitl_*` tests: a short mission, a config pointing `alpha3` at a
+//! local port, and the built-in world as a PX4-like vehicle on that port (the sim-bridge
+//! endpoint, booting faster than PX4 so the tests stay short).
+#![allow(dead_code, clippy::unwrap_used)]
+
+use alpha3_sim::endpoint::{BootTiming, Endpoint, EndpointOptions, EndpointTransport, LinkOptions};
+use alpha3_sim::{World, WorldOptions};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+pub fn free_udp_port() -> u16 {
+    let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    s.local_addr().unwrap().port()
+}
+
+/// A short delivery: one leg of ~45 m from an airborne spawn, no faults, no traffic — about
+/// ten seconds of flight in real time.
+pub fn short_scenario() -> Value {
+    let text = std::fs::read_to_string(root().join("configs/scenarios/sc-0001.json")).unwrap();
+    let mut s: Value = serde_json::from_str(&text).unwrap();
+    s["name"] = json!("sitl-short");
+    s["spawn"] = json!({"xyz": [102.0, 70.0, 32.0], "yaw_deg": 45.0});
+    s["mission"]["waypoints"] = json!([[140.0, 95.0, 36.0]]);
+    s["faults"] = json!([]);
+    s["traffic"] = json!([]);
+    s
+}
+
+pub fn write_scenario(dir: &Path) -> PathBuf {
+    let path = dir.join("sitl-short.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&short_scenario()).unwrap(),
+    )
+    .unwrap();
+    path
+}
+
+/// `configs/alpha3.toml` with the link on `udpin:127.0.0.1:PORT`, short link timeouts and the
+/// scripted policy.
+pub fn write_config(dir: &Path, port: u16, extra_link: &str) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap();
+    let text = text.replace(
+        "connect = \"udpin:0.0.0.0:14540\"",
+        &format!("connect = \"udpin:127.0.0.1:{port}\"\n{extra_link}"),
+    );
+    assert!(text.contains(&format!("127.0.0.1:{port}")));
+    let path = dir.join("alpha3.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A suite of the short scenario for `alpha3 sitl`: scripted policy, one seed.
+pub fn write_suite(dir: &Path, config: &Path) -> PathBuf {
+    let scenarios = dir.join("scenarios");
+    std::fs::create_dir_all(&scenarios).unwrap();
+    write_scenario(&scenarios);
+    let policy = dir.join("scripted.toml");
+    std::fs::write(
+        &policy,
+        "[policy]\nname = \"scripted\"\nbackend = \"scripted\"\ndeadline_ms = 1000\nmax_attempts = 1\n",
+    )
+    .unwrap();
+    let suite = dir.join("suite.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            "[bench]\nname = \"sitl-short\"\nscenarios = [\"scenarios\"]\nseeds = [1]\npolicies = [\"scripted.toml\"]\nconcurrency = 1\nmin_turns = 2\nmax_turns = 6\nmax_tokens = 10000\nmax_tool_actions = 25\nbase_config = \"{}\"\n",
+            config.file_name().unwrap().to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    suite
+}
+
+/// The built-in world of the short scenario as a PX4-like vehicle talking to `port`.
+pub async fn vehicle(port: u16, seed: u64) -> Endpoint {
+    let scenario = alpha3_sim::scenario::parse_scenario(&short_scenario().to_string()).unwrap();
+    let world = World::new(scenario, WorldOptions::seeded(seed));
+    let link = LinkOptions::onboard(EndpointTransport::Udp {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        remote: Some(format!("127.0.0.1:{port}").parse().unwrap()),
+    });
+    let mut options = EndpointOptions::single(0, link);
+    options.boot = BootTiming {
+        heartbeat_ms: 200,
+        home_ms: 400,
+        arm_ready_ms: 600,
+    };
+    Endpoint::spawn(world, options).await.unwrap()
+}
+
+pub fn alpha3() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_alpha3"))
+}
+
+/// The project's Python with pymavlink (scripts/setup.sh makes it).
+pub fn python() -> PathBuf {
+    let p = std::env::var_os("ALPHA3_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".venv/bin/python"));
+    assert!(
+        p.exists(),
+        "no Python at {} — run scripts/setup.sh (it installs pymavlink into .venv)",
+        p.display()
+    );
+    p
+}
+
+/// Reads a `.tlog` with pymavlink's log reader (hil/tests/py/read_tlog.py): message counts,
+/// first stamp, monotonic stamps, BAD_DATA count.
+pub fn pymavlink_read_tlog(path: &Path) -> Value {
+    let out = std::process::Command::new(python())
+        .arg(root().join("hil/tests/py/read_tlog.py"))
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "read_tlog.py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Reads a `.tlog` with our reader and decoder: message name → count.
+pub fn our_read_tlog(path: &Path) -> std::collections::BTreeMap<String, u64> {
+    use alpha3_hil::dialect::Message;
+    let entries = alpha3_hil::tlog::read_tlog(std::fs::File::open(path).unwrap()).unwrap();
+    let mut counts = std::collections::BTreeMap::new();
+    let mut decoder = alpha3_hil::wire::Decoder::new();
+    for e in &entries {
+        decoder.push(&e.frame);
+        let m = decoder.next(0).unwrap().unwrap();
+        *counts
+            .entry(m.message.message_name().to_string())
+            .or_insert(0u64) += 1;
+    }
+    counts
+}
+
+/// The events of a record, in order.
+pub fn events(path: &Path) -> Vec<alpha3_core::record::Event> {
+    alpha3::recorder::read_record(path)
+        .unwrap()
+        .lines
+        .into_iter()
+        .map(|l| l.event)
+        .collect()
+}

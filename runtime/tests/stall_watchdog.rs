@@ -1,0 +1,371 @@
+//! An LLM that stalls past its deadline leaves the vehicle holding, then returning, then
+//! landing (the config's failsafe ladder), and never drifting (issue 8, "Done when").
+//!
+//! The vehicle first flies out with the scripted agent; then the policy stalls:
+//! - `sleeps`: a policy that ignores its deadline, sleeps three deadlines and then answers with
+//!   a far waypoint (a late answer must not be flown);
+//! - `hangs`: a policy that never answers;
+//! - `canned LLM`: the real `LlmPolicy` over a generator whose every answer comes three
+//!   deadlines late (it enforces the deadline itself).
+//!
+//! Checked on the truth trace: while holding the vehicle stays within [`HOLD_RADIUS_M`] of
+//! where it stopped; once returning it gets closer to home; then it descends and lands where
+//! it is, without drifting. The tokio clock is paused, so stalls take no wall time.
+//!
+//! Known: with the config's ladder (a step every 15 s) the land step comes while the vehicle is
+//! still far from home, and landing off an authorised site is counted by the world as an
+//! altitude-band violation; the test allows that one kind, after the land step only, and
+//! prints it as a finding.
+
+#![allow(clippy::unwrap_used)]
+
+use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
+use alpha3::policy::canned::CannedGenerator;
+use alpha3::policy::scripted::ScriptedPolicy;
+use alpha3::policy::{BoxFuture, Decision, DecisionContext, LlmPolicy, Policy};
+use alpha3::recorder::{Recorder, read_record};
+use alpha3_core::config::Config;
+use alpha3_core::gate::GateContext;
+use alpha3_core::protocol::{Action, AgentTurn, catalogue, render_turn};
+use alpha3_core::record::{Event, RecordLine};
+use alpha3_core::scenario::Scenario;
+use alpha3_sim::scenario::{sensor_names, suite_scenario};
+use alpha3_sim::{World, WorldOptions};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// How far a holding vehicle may wander (wind gusts against the position controller), m.
+const HOLD_RADIUS_M: f64 = 3.0;
+/// Time to brake from cruise speed once the land step is taken, ms.
+const BRAKING_MS: u64 = 5_000;
+/// Scripted decisions before the stall: take off and fly the first legs.
+const GOOD_DECISIONS: usize = 1;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn config() -> Config {
+    Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())
+        .unwrap()
+}
+
+/// The config's settings (deadline, watchdog ladder and step interval, truth interval) with
+/// room for the whole ladder: enough turns that the episode does not end first.
+fn settings() -> EpisodeSettings {
+    let mut s = EpisodeSettings::from_config(&config(), None);
+    s.max_turns = 40;
+    s
+}
+
+/// What the policy does once it stalls.
+#[derive(Debug, Clone, Copy)]
+enum Stall {
+    /// Sleeps this long, ignoring the deadline, then answers with a far waypoint.
+    Sleeps(Duration),
+    /// Never answers.
+    Hangs,
+}
+
+/// The scripted agent for [`GOOD_DECISIONS`] decisions, then a stall.
+struct StallAfter {
+    inner: Box<dyn Policy>,
+    made: usize,
+    stall: Stall,
+}
+
+fn late_answer() -> AgentTurn {
+    AgentTurn {
+        intent: "late_answer".into(),
+        actions: vec![Action::mcp(
+            "set_waypoint",
+            json!({"waypoint": {"x": -400.0, "y": 400.0, "z": 40.0}}),
+        )],
+    }
+}
+
+impl Policy for StallAfter {
+    fn name(&self) -> &str {
+        "stall"
+    }
+
+    fn decide<'a>(
+        &'a mut self,
+        ctx: &'a DecisionContext,
+        deadline: Instant,
+    ) -> BoxFuture<'a, Decision> {
+        self.made += 1;
+        if self.made <= GOOD_DECISIONS {
+            return self.inner.decide(ctx, deadline);
+        }
+        let stall = self.stall;
+        Box::pin(async move {
+            match stall {
+                Stall::Sleeps(d) => tokio::time::sleep(d).await,
+                Stall::Hangs => std::future::pending::<()>().await,
+            }
+            Decision {
+                outcome: Ok(late_answer()),
+                attempts: Vec::new(),
+            }
+        })
+    }
+}
+
+/// The scripted agent's first decisions, then an `LlmPolicy` whose generator answers late.
+struct ThenLlm {
+    scripted: ScriptedPolicy,
+    llm: LlmPolicy<CannedGenerator>,
+    made: usize,
+}
+
+impl Policy for ThenLlm {
+    fn name(&self) -> &str {
+        "canned-llm"
+    }
+
+    fn decide<'a>(
+        &'a mut self,
+        ctx: &'a DecisionContext,
+        deadline: Instant,
+    ) -> BoxFuture<'a, Decision> {
+        self.made += 1;
+        if self.made <= GOOD_DECISIONS {
+            self.scripted.decide(ctx, deadline)
+        } else {
+            self.llm.decide(ctx, deadline)
+        }
+    }
+}
+
+/// A scenario whose first waypoint is far from home, so holding and returning are visible.
+fn scenario() -> Scenario {
+    let s = suite_scenario(0);
+    let home = s.spawn.xyz;
+    let w = s.mission.waypoints[0];
+    assert!(
+        (w[0] - home[0]).hypot(w[1] - home[1]) > 100.0,
+        "{}: first waypoint too close to home for this test",
+        s.name
+    );
+    s
+}
+
+async fn fly(policy: &mut dyn Policy, path: &Path) -> (EpisodeOutcome, Vec<RecordLine>, World) {
+    let scenario = scenario();
+    let config = config();
+    let settings = settings();
+    let profile = profile_for_scenario(&scenario, config.vehicle.as_ref().unwrap());
+    let mut gate = GateContext::from_scenario(&scenario, &settings.limits, &profile, 0).unwrap();
+    let mut world = World::new(scenario, WorldOptions::seeded(1));
+    let mut rec = Recorder::create(path).unwrap();
+    // Virtual time: a loop that waits for a hung policy forever fails here instead of hanging.
+    let out = tokio::time::timeout(
+        Duration::from_secs(24 * 3600),
+        run_episode(&mut world, policy, &mut gate, &settings, &mut rec),
+    )
+    .await
+    .expect("the loop waited on a stalled policy forever")
+    .unwrap();
+    let lines = read_record(path).unwrap().lines;
+    (out, lines, world)
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    t_ms: u64,
+    xy: [f64; 2],
+    z: f64,
+    airborne: bool,
+}
+
+fn truth(lines: &[RecordLine]) -> Vec<Sample> {
+    lines
+        .iter()
+        .filter_map(|l| match &l.event {
+            Event::Truth {
+                position, airborne, ..
+            } => Some(Sample {
+                t_ms: l.t_ms,
+                xy: [position.x, position.y],
+                z: position.z,
+                airborne: *airborne,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn watchdog_steps(lines: &[RecordLine]) -> Vec<(u64, String, String)> {
+    lines
+        .iter()
+        .filter_map(|l| match &l.event {
+            Event::Watchdog { action, reason } => Some((l.t_ms, action.clone(), reason.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// The safe sequence on the truth trace: hold in place, return towards home, land.
+fn check_hold_return_land(what: &str, lines: &[RecordLine], home: [f64; 2]) {
+    let steps = watchdog_steps(lines);
+    let trace = truth(lines);
+    eprintln!("{what}: watchdog {steps:?}");
+    let turns: Vec<(u64, &str)> = lines
+        .iter()
+        .filter_map(|l| match &l.event {
+            Event::AgentTurn { agent_turn, .. } => Some((l.t_ms, agent_turn.intent.as_str())),
+            _ => None,
+        })
+        .collect();
+    eprintln!("{what}: agent turns {turns:?}");
+    let at = |action: &str| {
+        steps
+            .iter()
+            .find(|s| s.1 == action)
+            .map(|s| s.0)
+            .unwrap_or_else(|| panic!("{what}: no watchdog {action} in {steps:?}"))
+    };
+    let (t_hold, t_return, t_land) = (at("hold"), at("return_to_home"), at("land"));
+    assert!(t_hold < t_return && t_return < t_land, "{what}: {steps:?}");
+    for s in &steps {
+        assert_eq!(s.2, "deadlinemissed", "{what}: cause {s:?}");
+    }
+    eprintln!(
+        "{what}: hold {:.1} s, return {:.1} s, land {:.1} s (world time)",
+        t_hold as f64 / 1e3,
+        t_return as f64 / 1e3,
+        t_land as f64 / 1e3
+    );
+    let held = trace
+        .iter()
+        .filter(|s| s.t_ms >= t_hold && s.t_ms <= t_return)
+        .collect::<Vec<_>>();
+    assert!(
+        held.len() >= 3,
+        "{what}: {} samples while holding",
+        held.len()
+    );
+    let anchor = held[0].xy;
+    let wander = held.iter().map(|s| dist(s.xy, anchor)).fold(0.0, f64::max);
+    eprintln!(
+        "{what}: held {:.0} s at ({:.1}, {:.1}) within {wander:.2} m",
+        (t_return - t_hold) as f64 / 1000.0,
+        anchor[0],
+        anchor[1]
+    );
+    assert!(
+        wander <= HOLD_RADIUS_M,
+        "{what}: drifted {wander:.2} m while holding"
+    );
+    assert!(held.iter().all(|s| s.airborne), "{what}: held in the air");
+    let ret: Vec<_> = trace
+        .iter()
+        .filter(|s| s.t_ms >= t_return && s.t_ms <= t_land)
+        .collect();
+    let (d0, d1) = (dist(ret[0].xy, home), dist(ret.last().unwrap().xy, home));
+    eprintln!("{what}: returning from {d0:.1} m to {d1:.1} m from home");
+    assert!(
+        d1 < d0 - 10.0,
+        "{what}: did not move towards home ({d0:.1} → {d1:.1} m)"
+    );
+    let after: Vec<_> = trace.iter().filter(|s| s.t_ms >= t_land).collect();
+    let last = after.last().unwrap();
+    eprintln!(
+        "{what}: after land, z {:.1} → {:.1}, airborne at the end: {}",
+        after[0].z, last.z, last.airborne
+    );
+    assert!(!last.airborne, "{what}: still airborne at the end");
+    // Landing where the land step found it: once stopped (the return was at cruise speed;
+    // braking takes a few metres), no horizontal drift while descending.
+    let stopped: Vec<_> = after
+        .iter()
+        .filter(|s| s.t_ms >= t_land + BRAKING_MS)
+        .collect();
+    let land_wander = stopped
+        .iter()
+        .map(|s| dist(s.xy, stopped[0].xy))
+        .fold(0.0, f64::max);
+    assert!(
+        land_wander <= HOLD_RADIUS_M,
+        "{what}: drifted {land_wander:.2} m while landing"
+    );
+    // The truth: nothing before the land step. The land step lands where the vehicle is;
+    // away from an authorised site the world counts the descent below the altitude band as
+    // an altitude violation — the only kind allowed after it (reported, see the module doc).
+    for l in lines {
+        if let Event::Violation { kind, detail } = &l.event {
+            assert!(
+                l.t_ms > t_land && kind == "altitude",
+                "{what}: violation at {} ms: {kind} {detail}",
+                l.t_ms
+            );
+            eprintln!("{what}: FINDING: emergency landing off-site: {kind} {detail}");
+        }
+    }
+    assert!(
+        !lines.iter().any(|l| matches!(&l.event,
+            Event::AgentTurn { agent_turn, .. } if agent_turn.intent == "late_answer")),
+        "{what}: a late answer was flown"
+    );
+}
+
+fn home() -> [f64; 2] {
+    let s = scenario();
+    [s.spawn.xyz[0], s.spawn.xyz[1]]
+}
+
+fn scripted() -> ScriptedPolicy {
+    let s = scenario();
+    ScriptedPolicy::new("scripted", &s, &sensor_names(&s))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_policy_that_sleeps_past_its_deadline_leaves_the_vehicle_holding_then_returning() {
+    let dir = tempfile::tempdir().unwrap();
+    let deadline = Duration::from_millis(settings().deadline_ms);
+    let mut p = StallAfter {
+        inner: Box::new(scripted()),
+        made: 0,
+        stall: Stall::Sleeps(deadline * 3),
+    };
+    let (out, lines, _) = fly(&mut p, &dir.path().join("ep.jsonl")).await;
+    eprintln!("{out:?}");
+    check_hold_return_land("sleeps", &lines, home());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_policy_that_hangs_leaves_the_vehicle_holding_then_returning() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = StallAfter {
+        inner: Box::new(scripted()),
+        made: 0,
+        stall: Stall::Hangs,
+    };
+    let (out, lines, _) = fly(&mut p, &dir.path().join("ep.jsonl")).await;
+    eprintln!("{out:?}");
+    check_hold_return_land("hangs", &lines, home());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_canned_llm_answering_late_leaves_the_vehicle_holding_then_returning() {
+    let dir = tempfile::tempdir().unwrap();
+    let deadline = Duration::from_millis(settings().deadline_ms);
+    let answers: Vec<String> = (0..60).map(|_| render_turn(&late_answer())).collect();
+    let generator = CannedGenerator::new(answers).with_delay(deadline * 3);
+    let mut p = ThenLlm {
+        scripted: scripted(),
+        llm: LlmPolicy::with_attempts("canned-llm", 3, generator, catalogue()).unwrap(),
+        made: 0,
+    };
+    let (out, lines, _) = fly(&mut p, &dir.path().join("ep.jsonl")).await;
+    eprintln!("{out:?}");
+    assert!(out.generation_failures >= 1, "{out:?}");
+    check_hold_return_land("canned LLM", &lines, home());
+}

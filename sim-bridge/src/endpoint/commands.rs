@@ -1,0 +1,273 @@
+//! The vehicle's answer to COMMAND_LONG / COMMAND_INT, with PX4's quirks (`PX4-FACTS.md`):
+//! arming denied until the autopilot is ready, take-off altitude AMSL in param7,
+//! DO_REPOSITION with z AMSL whatever the frame (and ACKed, yet ignored, outside the fence),
+//! OFFBOARD only with a live setpoint stream, an injected battery failure (Hold 5 s, then
+//! Land), and the setpoint messages themselves.
+
+use super::codec::mav::{self, MavCmd, MavFrame, MavResult, MavSeverity};
+use super::modes::{MAIN_ACRO, MAIN_ALTCTL, MAIN_MANUAL, MAIN_POSCTL, MAIN_STABILIZED, Px4Mode};
+use super::vehicle::Px4Vehicle;
+use alpha3_core::command::Command;
+use alpha3_core::frames::{Enu, Geo, Ned};
+
+/// DO_SET_MODE param1 flag: the custom (PX4) mode is in param2/param3.
+const CUSTOM_MODE_ENABLED: u32 = 1;
+/// ARM_DISARM param2 that forces a disarm in the air.
+const FORCE_DISARM: f32 = 21196.0;
+/// Type-mask bits meaning "ignore x, y, z" (POSITION_TARGET_TYPEMASK).
+const IGNORE_POSITION: u16 = 0b111;
+
+/// A command, whichever message carried it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommandIn {
+    pub command: MavCmd,
+    /// param1..param7; for COMMAND_INT, param5/param6 are unused and param7 is z.
+    pub p: [f32; 7],
+    /// COMMAND_INT's frame and x, y (degrees × 1e7 in global frames).
+    pub int: Option<(MavFrame, i32, i32)>,
+}
+
+impl CommandIn {
+    pub fn long(c: &mav::COMMAND_LONG_DATA) -> Self {
+        Self {
+            command: c.command,
+            p: [
+                c.param1, c.param2, c.param3, c.param4, c.param5, c.param6, c.param7,
+            ],
+            int: None,
+        }
+    }
+
+    pub fn int(c: &mav::COMMAND_INT_DATA) -> Self {
+        Self {
+            command: c.command,
+            p: [c.param1, c.param2, c.param3, c.param4, 0.0, 0.0, c.z],
+            int: Some((c.frame, c.x, c.y)),
+        }
+    }
+}
+
+impl Px4Vehicle {
+    /// Runs a flight command; the result goes into the COMMAND_ACK. Link-level commands
+    /// (message intervals and requests) are the link's business, not this.
+    pub fn command(&mut self, c: &CommandIn) -> MavResult {
+        use MavResult::*;
+        let p = c.p;
+        match c.command {
+            MavCmd::MAV_CMD_COMPONENT_ARM_DISARM if p[0] == 1.0 => self.arm_command(),
+            MavCmd::MAV_CMD_COMPONENT_ARM_DISARM if p[0] == 0.0 => {
+                if self.airborne() && p[1] != FORCE_DISARM {
+                    self.say(
+                        MavSeverity::MAV_SEVERITY_CRITICAL,
+                        "Disarming denied: not landed",
+                    );
+                    return MAV_RESULT_DENIED;
+                }
+                if self.airborne() {
+                    // The world cannot drop a flying vehicle's motors on command.
+                    return MAV_RESULT_DENIED;
+                }
+                self.disarm("Disarmed by external command");
+                MAV_RESULT_ACCEPTED
+            }
+            MavCmd::MAV_CMD_COMPONENT_ARM_DISARM => MAV_RESULT_DENIED,
+            MavCmd::MAV_CMD_NAV_TAKEOFF => {
+                let Some(home) = self.home_geo() else {
+                    return MAV_RESULT_DENIED;
+                };
+                // param7 is AMSL; NaN asks for MIS_TAKEOFF_ALT.
+                let above = if p[6].is_finite() {
+                    f64::from(p[6]) - home.alt_amsl_m
+                } else {
+                    self.params.number("MIS_TAKEOFF_ALT")
+                };
+                if above.is_nan() || above <= 0.0 {
+                    return MAV_RESULT_DENIED;
+                }
+                let r = self.take_off(above);
+                self.result(r, "Takeoff denied")
+            }
+            MavCmd::MAV_CMD_DO_REPOSITION => self.reposition(c),
+            MavCmd::MAV_CMD_DO_SET_MODE => {
+                if (p[0].max(0.0) as u32) & CUSTOM_MODE_ENABLED == 0 {
+                    return MAV_RESULT_DENIED;
+                }
+                match Px4Mode::from_params(p[1], p[2]) {
+                    Some(mode) => self.set_mode(mode),
+                    None => MAV_RESULT_DENIED,
+                }
+            }
+            MavCmd::MAV_CMD_NAV_LAND => self.set_mode(Px4Mode::LAND),
+            MavCmd::MAV_CMD_NAV_RETURN_TO_LAUNCH => self.set_mode(Px4Mode::RTL),
+            MavCmd::MAV_CMD_NAV_LOITER_UNLIM => self.set_mode(Px4Mode::HOLD),
+            MavCmd::MAV_CMD_DO_CHANGE_SPEED => {
+                if p[1] > 0.0 && p[1].is_finite() {
+                    let _ = self.fly(Command::SetSpeed {
+                        speed_mps: f64::from(p[1]),
+                    });
+                }
+                MAV_RESULT_ACCEPTED
+            }
+            // FAILURE_UNIT_SYSTEM_BATTERY (100), FAILURE_TYPE_OFF (1).
+            MavCmd::MAV_CMD_INJECT_FAILURE if p[0] == 100.0 && p[1] == 1.0 => {
+                self.inject_battery_failure();
+                MAV_RESULT_ACCEPTED
+            }
+            _ => MAV_RESULT_UNSUPPORTED,
+        }
+    }
+
+    fn result(&mut self, r: Result<(), String>, denied: &str) -> MavResult {
+        match r {
+            Ok(()) => MavResult::MAV_RESULT_ACCEPTED,
+            Err(why) => {
+                self.say(
+                    MavSeverity::MAV_SEVERITY_CRITICAL,
+                    format!("{denied}: {why}"),
+                );
+                MavResult::MAV_RESULT_DENIED
+            }
+        }
+    }
+
+    fn arm_command(&mut self) -> MavResult {
+        if self.now_us < self.boot.arm_ready_ms * 1000 || self.home.is_none() {
+            self.say(
+                MavSeverity::MAV_SEVERITY_CRITICAL,
+                "Arming denied: Resolve system health failures first",
+            );
+            return MavResult::MAV_RESULT_DENIED;
+        }
+        let r = self.arm();
+        self.result(r, "Arming denied")
+    }
+
+    fn set_mode(&mut self, mode: Px4Mode) -> MavResult {
+        if matches!(
+            mode.main,
+            MAIN_MANUAL | MAIN_ACRO | MAIN_STABILIZED | MAIN_ALTCTL | MAIN_POSCTL
+        ) {
+            // Manual-control modes need RC, which SITL has not got.
+            self.say(
+                MavSeverity::MAV_SEVERITY_CRITICAL,
+                format!(
+                    "Switching to {} is currently not possible: no manual control",
+                    mode.name()
+                ),
+            );
+            return MavResult::MAV_RESULT_DENIED;
+        }
+        let r = self.enter(mode);
+        self.result(r, &format!("Switching to {} denied", mode.name()))
+    }
+
+    /// DO_REPOSITION: z is AMSL whatever the frame; outside the fence it is ACKed and ignored.
+    fn reposition(&mut self, c: &CommandIn) -> MavResult {
+        let here = self.snap.position;
+        let (lat, lon) = match c.int {
+            Some((_, x, y)) if (x, y) != (0, 0) && x != i32::MAX && y != i32::MAX => {
+                (f64::from(x) * 1e-7, f64::from(y) * 1e-7)
+            }
+            Some(_) => {
+                let g = self.frame.to_geo(here);
+                (g.lat_deg, g.lon_deg)
+            }
+            None if c.p[4].is_finite() && c.p[5].is_finite() => {
+                (f64::from(c.p[4]), f64::from(c.p[5]))
+            }
+            None => {
+                let g = self.frame.to_geo(here);
+                (g.lat_deg, g.lon_deg)
+            }
+        };
+        let alt_amsl = if c.p[6].is_finite() {
+            f64::from(c.p[6])
+        } else {
+            self.frame.to_geo(here).alt_amsl_m
+        };
+        let target = self.frame.to_enu(Geo {
+            lat_deg: lat,
+            lon_deg: lon,
+            alt_amsl_m: alt_amsl,
+        });
+        if !self.airborne() {
+            return MavResult::MAV_RESULT_DENIED;
+        }
+        if self.outside_fence(target) {
+            // ACKed, then ignored: only the text says so.
+            self.say(
+                MavSeverity::MAV_SEVERITY_CRITICAL,
+                "Reposition is outside geofence",
+            );
+            return MavResult::MAV_RESULT_ACCEPTED;
+        }
+        let speed = (c.p[0] > 0.0 && c.p[0].is_finite()).then_some(f64::from(c.p[0]));
+        if let Err(why) = self.fly(Command::GoTo {
+            target,
+            speed_mps: speed,
+        }) {
+            return self.result(Err(why), "Reposition denied");
+        }
+        if c.p[3].is_finite() {
+            let _ = self.fly(Command::SetYaw {
+                yaw_deg: f64::from(c.p[3]).to_degrees(),
+            });
+        }
+        self.mode = Px4Mode::HOLD;
+        self.rtl = None;
+        MavResult::MAV_RESULT_ACCEPTED
+    }
+
+    fn outside_fence(&self, target: Enu) -> bool {
+        let Some(home) = self.home else { return false };
+        let hor = self.params.number("GF_MAX_HOR_DIST");
+        let ver = self.params.number("GF_MAX_VER_DIST");
+        (hor > 0.0 && target.horizontal_distance(home) > hor)
+            || (ver > 0.0 && target.z - home.z > ver)
+    }
+
+    /// SET_POSITION_TARGET_LOCAL_NED: any setpoint feeds the offboard signal; a position
+    /// (in PX4's local frame, the EKF origin) becomes the target.
+    pub fn setpoint_local(&mut self, sp: &mav::SET_POSITION_TARGET_LOCAL_NED_DATA) {
+        self.setpoint_at_us = Some(self.now_us);
+        let has_position = sp.type_mask.bits() & IGNORE_POSITION == 0;
+        let local = matches!(
+            sp.coordinate_frame,
+            MavFrame::MAV_FRAME_LOCAL_NED | MavFrame::MAV_FRAME_LOCAL_OFFSET_NED
+        );
+        if has_position && local && [sp.x, sp.y, sp.z].iter().all(|v| v.is_finite()) {
+            let n = Ned::new(f64::from(sp.x), f64::from(sp.y), f64::from(sp.z));
+            let mut target = n.to_enu();
+            if sp.coordinate_frame == MavFrame::MAV_FRAME_LOCAL_OFFSET_NED {
+                let p = self.snap.position;
+                target = Enu::new(p.x + target.x, p.y + target.y, p.z + target.z);
+            }
+            self.setpoint = Some(target);
+        }
+    }
+
+    /// SET_POSITION_TARGET_GLOBAL_INT: lat/lon × 1e7 and an altitude in the frame's sense.
+    // The *_INT frames are deprecated synonyms that senders still use.
+    #[allow(deprecated)]
+    pub fn setpoint_global(&mut self, sp: &mav::SET_POSITION_TARGET_GLOBAL_INT_DATA) {
+        self.setpoint_at_us = Some(self.now_us);
+        if sp.type_mask.bits() & IGNORE_POSITION != 0 || !sp.alt.is_finite() {
+            return;
+        }
+        let alt = f64::from(sp.alt);
+        let alt_amsl = match sp.coordinate_frame {
+            MavFrame::MAV_FRAME_GLOBAL_INT | MavFrame::MAV_FRAME_GLOBAL => alt,
+            MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT_INT
+            | MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT => match self.home_geo() {
+                Some(h) => h.alt_amsl_m + alt,
+                None => return,
+            },
+            _ => return,
+        };
+        self.setpoint = Some(self.frame.to_enu(Geo {
+            lat_deg: f64::from(sp.lat_int) * 1e-7,
+            lon_deg: f64::from(sp.lon_int) * 1e-7,
+            alt_amsl_m: alt_amsl,
+        }));
+    }
+}

@@ -1,0 +1,241 @@
+//! # The world as a PX4 SITL vehicle on the MAVLink wire
+//!
+//! [`Endpoint`] runs a [`World`] in real time behind a MAVLink endpoint that looks like PX4 SITL
+//! (`/work/shared/PX4-FACTS.md`) to whoever connects — `alpha3-hil`, QGroundControl, MAVSDK,
+//! pymavlink:
+//! - ports and ids: instance N is system N + 1, component 1; the companion link sends from
+//!   14580 + N to 14540 + N, the ground-station link from 18570 + N to 14550; replies go to
+//!   the last sender;
+//! - HEARTBEAT autopilot 12 (PX4), type 2 (quadrotor), `custom_mode = main << 16 | sub << 24`;
+//! - telemetry at PX4's rates (companion link ~270 messages/s: ATTITUDE 100 Hz,
+//!   GLOBAL_POSITION_INT and HIGHRES_IMU 50 Hz, LOCAL_POSITION_NED and ODOMETRY 30 Hz,
+//!   EXTENDED_SYS_STATE 5 Hz, SYS_STATUS 1 Hz, HOME_POSITION and BATTERY_STATUS 0.5 Hz), changed
+//!   per link by SET_MESSAGE_INTERVAL, plus REQUEST_MESSAGE, TIMESYNC answers and the PARAM
+//!   protocol (INT32 byte-wise) over PX4's failsafe parameters;
+//! - commands with PX4's ACK semantics and quirks: silent for ~1.5 s after start, arming denied
+//!   until ~4 s, take-off altitude AMSL (param7), DO_REPOSITION z AMSL whatever the frame and
+//!   ACKed-but-ignored outside GF_MAX_HOR_DIST, OFFBOARD only with a live setpoint stream and
+//!   COM_OBL_RC_ACT when it stops for COM_OF_LOSS_T, hold/land/return (climb to
+//!   RTL_RETURN_ALT, fly home, land), geofence action after a breach, home moved at every
+//!   arming, auto-disarm 2 s after landing and 10 s after an idle arming, NAV_DLL_ACT after
+//!   COM_DL_LOSS_T without a ground-station heartbeat (once one was heard), an injected battery
+//!   failure (Hold 5 s, then Land), STATUSTEXT (chunked when long) only to links that sent a
+//!   ground-station heartbeat;
+//! - optional link impairment per link — a fixed delay/jitter/loss/bandwidth, or the world's
+//!   own network model (`World::link_sample`) — applied to every frame both ways.
+//!
+//! What the world cannot do is approximated and said so in the code: terminate/lockdown
+//! actions land instead, manual-control modes are refused (SITL has no RC), attitude is derived
+//! from the point-mass world's accelerations. Serial links that fail stay down.
+//!
+//! The vehicle itself is sans-IO ([`Station`] → [`Px4Machine`] → [`Px4Vehicle`] over the
+//! world); this module's async part only moves bytes and time.
+//!
+//! ## Library use
+//!
+//! ```no_run
+//! # async fn demo(world: alpha3_sim::World) -> Result<(), alpha3_sim::endpoint::EndpointError> {
+//! use alpha3_sim::endpoint::{Endpoint, EndpointOptions, Impairment, ImpairmentSpec};
+//! // PX4 SITL instance 0 on its usual ports (companion on udpin:0.0.0.0:14540).
+//! let mut options = EndpointOptions::px4_sitl(0);
+//! options.links[0].impairment = Impairment::Fixed(ImpairmentSpec::delay_loss(30.0, 2.0));
+//! let endpoint = Endpoint::spawn(world, options).await?;
+//! println!("vehicle on {:?}", endpoint.local_addr());
+//! // The world stays reachable for the tools that are not MAVLink (network, traffic, ...).
+//! let sample = endpoint.with_world(|w| w.link_sample());
+//! # let _ = sample;
+//! endpoint.shutdown().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! [`EndpointOptions::single`] gives one companion link on any transport
+//! ([`EndpointTransport::from_address`] reads `udpout:`/`udpin:`/`serial:` addresses from the
+//! vehicle's side). `alpha3 sim-vehicle --scenario FILE --instance N` runs this until SIGINT.
+
+mod codec;
+mod commands;
+mod error;
+mod impairment;
+mod machine;
+mod modes;
+mod options;
+mod params;
+mod runner;
+mod station;
+mod streams;
+mod telemetry;
+mod transport;
+mod vehicle;
+
+pub use codec::{COMP_AUTOPILOT, Frame, FrameDecoder, FrameEncoder, MavMessage, mav};
+pub use commands::CommandIn;
+pub use error::EndpointError;
+pub use impairment::{Impairment, ImpairmentSpec, MAX_QUEUE_MS, Pipe, PipeStats};
+pub use machine::Px4Machine;
+pub use modes::Px4Mode;
+pub use options::{
+    BootTiming, EndpointOptions, EndpointTransport, GCS_LOCAL_BASE, GCS_REMOTE_PORT, LinkOptions,
+    ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE, StreamSet,
+};
+pub use params::{Params, Value as ParamValue};
+pub use station::{LinkCounters, Station};
+pub use streams::id as message_id;
+pub use vehicle::Px4Vehicle;
+
+use crate::world::World;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+/// What a running endpoint reports about itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndpointStatus {
+    /// Time since the endpoint started ("boot"), ms.
+    pub boot_ms: u64,
+    /// The world's own clock, ms.
+    pub world_ms: u64,
+    pub armed: bool,
+    pub mode: Px4Mode,
+    pub links: Vec<LinkCounters>,
+}
+
+/// A running PX4-like vehicle. Dropping it stops it; [`Endpoint::shutdown`] also reports how
+/// the task ended.
+#[derive(Debug)]
+pub struct Endpoint {
+    station: Arc<Mutex<Station>>,
+    local_addrs: Vec<Option<SocketAddr>>,
+    system_id: u8,
+    epoch: Instant,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), EndpointError>>>,
+    readers: Vec<JoinHandle<()>>,
+}
+
+impl Endpoint {
+    /// Opens every link and starts the vehicle on the current tokio runtime. The world's clock
+    /// goes on from where it stands, following the wall clock.
+    pub async fn spawn(world: World, options: EndpointOptions) -> Result<Self, EndpointError> {
+        options.check()?;
+        let (tx, rx) = mpsc::channel(1024);
+        let mut ports = Vec::new();
+        let mut local_addrs = Vec::new();
+        let mut readers = Vec::new();
+        for (i, link) in options.links.iter().enumerate() {
+            match transport::open(i, &link.transport, tx.clone()).await {
+                Ok(o) => {
+                    ports.push(o.port);
+                    local_addrs.push(o.local);
+                    readers.push(o.reader);
+                }
+                Err(e) => {
+                    for r in &readers {
+                        r.abort();
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        drop(tx);
+        let station = Arc::new(Mutex::new(Station::new(world, &options)));
+        let epoch = Instant::now();
+        let (stop_tx, stop_rx) = oneshot::channel();
+        let task = tokio::spawn(runner::run(station.clone(), ports, rx, stop_rx, epoch));
+        tracing::info!(
+            system_id = options.system_id(),
+            ?local_addrs,
+            "PX4-like endpoint up"
+        );
+        Ok(Self {
+            station,
+            local_addrs,
+            system_id: options.system_id(),
+            epoch,
+            stop: Some(stop_tx),
+            task: Some(task),
+            readers,
+        })
+    }
+
+    /// The first link's local UDP address (where a peer's replies arrive).
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.local_addrs.first().copied().flatten()
+    }
+
+    /// Every link's local UDP address (`None` for serial links).
+    pub fn local_addrs(&self) -> &[Option<SocketAddr>] {
+        &self.local_addrs
+    }
+
+    pub fn system_id(&self) -> u8 {
+        self.system_id
+    }
+
+    /// Milliseconds since the endpoint started.
+    pub fn boot_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Runs `f` on the world (briefly: the vehicle waits meanwhile).
+    pub fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> R {
+        f(runner::lock(&self.station)
+            .machine_mut()
+            .vehicle_mut()
+            .world_mut())
+    }
+
+    /// Runs `f` on the PX4 layer (parameters, mode, home).
+    pub fn with_vehicle<R>(&self, f: impl FnOnce(&mut Px4Vehicle) -> R) -> R {
+        f(runner::lock(&self.station).machine_mut().vehicle_mut())
+    }
+
+    pub fn status(&self) -> EndpointStatus {
+        let s = runner::lock(&self.station);
+        let v = s.machine().vehicle();
+        EndpointStatus {
+            boot_ms: self.boot_ms(),
+            world_ms: v.world().now_ms(),
+            armed: v.is_armed(),
+            mode: v.mode(),
+            links: (0..s.link_count()).filter_map(|i| s.counters(i)).collect(),
+        }
+    }
+
+    /// Whether the task still runs.
+    pub fn is_running(&self) -> bool {
+        self.task.as_ref().is_some_and(|t| !t.is_finished())
+    }
+
+    /// Stops the vehicle and closes its links; the task's own error if it had failed.
+    pub async fn shutdown(mut self) -> Result<(), EndpointError> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        for r in &self.readers {
+            r.abort();
+        }
+        match self.task.take() {
+            Some(task) => match task.await {
+                Ok(result) => result,
+                Err(e) => Err(EndpointError::Stopped(e.to_string())),
+            },
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Endpoint {
+    fn drop(&mut self) {
+        if let Some(task) = &self.task {
+            task.abort();
+        }
+        for r in &self.readers {
+            r.abort();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
