@@ -42,19 +42,17 @@ enum Cause {
     /// the vehicle misbehaved without any command (e.g. a position hold on a jammed estimate
     /// drifting out of the fence).
     WorldFault,
-    /// Known gap, reported: the watchdog's own failsafe (hold, return, land through
-    /// `evaluate_failsafe`, which checks no airspace) was the last command: e.g. a return that
-    /// climbs out of a landing below the band, or holds and returns that meet traffic.
+    /// Known gap, reported: the watchdog's own failsafe was the last command. Its return and
+    /// land pass `evaluate_failsafe_in` without the path checks (the ladder exists for the
+    /// moments those fail), so e.g. a return may meet traffic on its way or a land step may
+    /// come down off any site below the band.
     Failsafe,
-    /// Known gap, reported: the vehicle hovered on the policy's hold (the gate approves a hold
-    /// unconditionally) and traffic flew by closer than the separation. Nothing in the loop
-    /// moves a holding vehicle out of the way.
-    TrafficAtHold,
-    /// Known gap, reported: below the band while landing (exempt), an approved command (a
-    /// climb, a hold, a return) ended the landing there, leaving the vehicle low and no longer
-    /// landing. The gate has no "committed to land below the band" rule.
-    LandingInterrupted,
-    /// Anything else: an approved command led the vehicle into a violation.
+    /// Anything else: an approved command led the vehicle into a violation. This includes what
+    /// used to be counted apart as known gaps and is now closed: traffic flying by a vehicle
+    /// holding on an approved hold (the gate and the watchdog turn such a hold into a move out
+    /// of the way, `gate.separation.hold_escape`), and a landing or take-off below the band
+    /// interrupted by an approved climb, hold or return (`gate.landing.committed`,
+    /// `gate.takeoff.committed`).
     ApprovedCommand,
 }
 
@@ -96,14 +94,13 @@ struct Tally {
 }
 
 impl Tally {
-    /// Adds one episode's record. `band_min_m` is the scenario's lowest altitude.
-    fn add(&mut self, label: &str, lines: &[RecordLine], faults: &[(u64, u64)], band_min_m: f64) {
+    /// Adds one episode's record.
+    fn add(&mut self, label: &str, lines: &[RecordLine], faults: &[(u64, u64)]) {
         self.episodes += 1;
         let mut flew = false;
         let mut actions: BTreeMap<(u32, u32), String> = BTreeMap::new();
         // Vehicle commands that reached the vehicle: (time, name, arguments), the watchdog's too.
         let mut commands: Vec<(u64, String)> = Vec::new();
-        let (mut z, mut speed) = (0.0, 0.0);
         for line in lines {
             let t = line.t_ms;
             match &line.event {
@@ -137,15 +134,8 @@ impl Tally {
                 {
                     self.refused += 1;
                 }
-                Event::Truth {
-                    airborne,
-                    position,
-                    velocity,
-                    ..
-                } => {
+                Event::Truth { airborne, .. } => {
                     flew |= *airborne;
-                    z = position.z;
-                    speed = velocity.x.hypot(velocity.y);
                 }
                 Event::Watchdog { action, .. } => {
                     self.watchdog += 1;
@@ -153,24 +143,10 @@ impl Tally {
                 }
                 Event::Violation { kind, detail } => {
                     let last = commands.last().map_or("", |(_, c)| c.as_str());
-                    let plain_land = |c: &str| c.contains(": land ") || c == "watchdog: land";
-                    let landed_before = commands
-                        .iter()
-                        .rev()
-                        .skip(1)
-                        .any(|(_, c)| plain_land(c) || c.contains("return_to_home"));
                     let cause = if faults.iter().any(|(a, b)| (*a..=*b).contains(&t)) {
                         Cause::WorldFault
                     } else if last.starts_with("watchdog:") {
                         Cause::Failsafe
-                    } else if kind == "separation" && speed < 1.0 && last.contains(": hold ") {
-                        Cause::TrafficAtHold
-                    } else if kind == "altitude"
-                        && z < band_min_m
-                        && landed_before
-                        && !plain_land(last)
-                    {
-                        Cause::LandingInterrupted
                     } else {
                         Cause::ApprovedCommand
                     };
@@ -222,7 +198,6 @@ async fn fly(hostile: Hostile, k: usize, tally: &mut Tally) {
         Hostile::Malicious => Box::new(MaliciousPolicy::new("malicious", targets, policy_seed)),
     };
     let faults = fault_windows(&scenario);
-    let band_min_m = scenario.airspace.altitude_agl_min_m;
     let mut world = World::new(scenario, WorldOptions::seeded(seed));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ep.jsonl");
@@ -255,7 +230,6 @@ async fn fly(hostile: Hostile, k: usize, tally: &mut Tally) {
         &format!("{hostile:?} {file} seed {seed}"),
         &record.lines,
         &faults,
-        band_min_m,
     );
 }
 
@@ -290,8 +264,8 @@ async fn run(hostile: Hostile, episodes: usize) -> Tally {
 
 fn check(hostile: Hostile, tally: &Tally, episodes: usize) {
     assert_eq!(tally.episodes, episodes);
-    // World faults and the known gaps (Failsafe, TrafficAtHold, LandingInterrupted) are
-    // counted and printed; every other violation fails.
+    // World faults and the failsafe's known gap are counted and printed; every other
+    // violation fails.
     let caused = tally.violations.get(&Cause::ApprovedCommand);
     assert!(
         caused.is_none(),
@@ -329,6 +303,32 @@ async fn hostile_policies_over_a_thousand_scenario_seeds() {
     let malicious = run(Hostile::Malicious, n).await;
     check(Hostile::Random, &random, n);
     check(Hostile::Malicious, &malicious, n);
+}
+
+/// The gate plans a return at the altitude the world's autopilot flies it (found by the
+/// malicious policy: the world returned at its own altitude, the gate planned 60 m, and traffic
+/// met the vehicle where the gate had not looked). Both take the return altitude from
+/// `alpha3_core::gate::autopilot` through the same band rule; this fails if the shipped config
+/// and the simulated autopilot's `RTL_RETURN_ALT` drift apart.
+#[test]
+fn the_gate_and_the_world_agree_on_the_return_altitude() {
+    let config =
+        Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())
+            .unwrap();
+    let settings = EpisodeSettings::from_config(&config, None);
+    for index in 0..SCENARIOS {
+        let file = format!("configs/scenarios/sc-{index:04}.json");
+        let scenario =
+            parse_scenario(&std::fs::read_to_string(root().join(&file)).unwrap()).unwrap();
+        let profile = profile_for_scenario(&scenario, config.vehicle.as_ref().unwrap());
+        let gate = GateContext::from_scenario(&scenario, &settings.limits, &profile, 0).unwrap();
+        let world = World::new(scenario, WorldOptions::seeded(1));
+        assert_eq!(
+            gate.limits().return_altitude_m,
+            world.flight_controller().return_altitude_m,
+            "{file}"
+        );
+    }
 }
 
 /// A waypoint at ±1e308 m makes the gate's geofence measure infinite; that finding used to be

@@ -118,9 +118,10 @@ async fn the_scripted_agent_completes_the_suite_without_truth_violations() {
     let (done, failed, violations) = suite(1).await;
     eprintln!("completed {done}/50; not completed: {failed:#?}");
     eprintln!("violations: {violations:#?}");
+    // Issue 7: the reference agent completes at least 90 % of the suite, with no violation
+    // of the truth (the world's evaluator and the record's `violation` events alike).
     assert!(violations.is_empty(), "{violations:#?}");
-    // Issue 7: the reference agent completes at least 90 % of the suite.
-    assert!(done >= 30, "the scripted agent completed only {done} of 50");
+    assert!(done >= 45, "the scripted agent completed only {done} of 50");
 }
 
 /// Per-scenario diagnosis: why each episode ended, what the world's evaluator saw, and every

@@ -4,9 +4,14 @@
 //!
 //! The vehicle flies out with the scripted agent; LLM faults start at its second decision, link
 //! and world faults at scenario times while it is in the air. The matrix (fault → outcome) is
-//! printed: `cargo nextest run -p alpha3 --test fault_matrix --no-capture` (add
-//! `--run-ignored all` for the two known failures; `ALPHA3_FAULT_DEBUG="<fault>"` prints that
-//! case's record, link and truth lines aside).
+//! printed: `cargo nextest run -p alpha3 --test fault_matrix --no-capture`
+//! (`ALPHA3_FAULT_DEBUG="<fault>"` prints that case's record, link and truth lines aside).
+//!
+//! The watchdog's return ends with a landing at home (its land step pre-empts a return only
+//! when the return is ruled out or stops getting closer), so a failsafe leaves no violation;
+//! every agent turn spans the config's decision period, so faults play out even while the
+//! agent's turns do nothing; and an episode that ends with the vehicle in the air hands it to
+//! the failsafe until it is down.
 //!
 //! SIGKILL of `alpha3 bench` and of `alpha3 fly` are tested with those commands.
 
@@ -160,9 +165,12 @@ fn scenario_for(case: &Case) -> Scenario {
 }
 
 async fn fly_case(case: &Case, dir: &Path) -> Observed {
+    fly_case_with(case, dir, settings()).await
+}
+
+async fn fly_case_with(case: &Case, dir: &Path, settings: EpisodeSettings) -> Observed {
     let scenario = scenario_for(case);
     let config = config();
-    let settings = settings();
     let profile = profile_for_scenario(&scenario, config.vehicle.as_ref().unwrap());
     let mut gate = GateContext::from_scenario(&scenario, &settings.limits, &profile, 0).unwrap();
     let mut policy = Faulty::new(
@@ -265,11 +273,16 @@ fn ladder(o: &Observed) -> Vec<&str> {
     o.watchdog.iter().map(|w| w.1.as_str()).collect()
 }
 
-/// The whole ladder, hold → return → land, with `cause`, ending on the ground.
+/// How close to home a return lands, m (the autopilot's arrival radius and GNSS noise).
+const HOME_M: f64 = 5.0;
+
+/// The ladder, hold → return, with `cause`, the return landing at home (no land step on the
+/// way: nothing rules the return out here), and no violation at all.
 fn assert_ladder(case: &Case, o: &Observed, cause: &str) {
     let l = ladder(o);
-    assert!(
-        l.starts_with(&["hold", "return_to_home", "land"]),
+    assert_eq!(
+        l,
+        ["hold", "return_to_home"],
         "{}: watchdog {}",
         case.fault,
         steps(o)
@@ -280,7 +293,7 @@ fn assert_ladder(case: &Case, o: &Observed, cause: &str) {
         case.fault,
         steps(o)
     );
-    assert!(!o.airborne_at_end, "{}: still airborne", case.fault);
+    landed_at_home(case, o);
     assert_eq!(
         o.commands_after_fault, 0,
         "{}: a faulty answer reached the gate",
@@ -288,23 +301,21 @@ fn assert_ladder(case: &Case, o: &Observed, cause: &str) {
     );
 }
 
-/// The watchdog's land step lands where the vehicle is; off an authorised site the world
-/// counts the descent below the altitude band as a violation. That one kind, after the land
-/// step, is a known finding (printed); anything else fails.
-fn off_site_landing_only(case: &Case, o: &Observed) {
-    let t_land = o.watchdog.iter().find(|w| w.1 == "land").map(|w| w.0);
-    for (t, kind) in &o.violation_times {
-        assert!(
-            t_land.is_some_and(|l| *t > l) && kind == "altitude",
-            "{}: violation {kind} at {t} ms: {:?}",
-            case.fault,
-            o.violations
-        );
-        println!(
-            "FINDING {}: emergency landing off-site counted as {kind}",
-            case.fault
-        );
-    }
+/// On the ground at home, with no violation in the truth.
+fn landed_at_home(case: &Case, o: &Observed) {
+    assert!(!o.airborne_at_end, "{}: still airborne", case.fault);
+    assert!(
+        o.home_distance_end_m <= HOME_M,
+        "{}: landed {:.1} m from home",
+        case.fault,
+        o.home_distance_end_m
+    );
+    assert!(
+        o.violations.is_empty(),
+        "{}: {:?}",
+        case.fault,
+        o.violations
+    );
 }
 
 /// A vehicle holding for traffic can be passed at the separation minimum (known, see
@@ -357,21 +368,21 @@ async fn llm_faults_hold_then_return_then_land() {
     let cases = [
         Case {
             fault: "LLM timeout",
-            expected: "hold → return → land (deadline missed)",
+            expected: "hold → return, landing at home (deadline missed)",
             llm: Some(LlmFault::Timeout),
             faults: vec![],
             loss_windows: vec![],
         },
         Case {
             fault: "LLM hang",
-            expected: "hold → return → land (deadline missed)",
+            expected: "hold → return, landing at home (deadline missed)",
             llm: Some(LlmFault::Hang),
             faults: vec![],
             loss_windows: vec![],
         },
         Case {
             fault: "LLM garbage",
-            expected: "hold → return → land (generation failures)",
+            expected: "hold → return, landing at home (generation failures)",
             llm: Some(LlmFault::Says(
                 "Sure! I'll fly to the waypoint now :) <end>",
             )),
@@ -380,14 +391,14 @@ async fn llm_faults_hold_then_return_then_land() {
         },
         Case {
             fault: "LLM empty output",
-            expected: "hold → return → land (generation failures)",
+            expected: "hold → return, landing at home (generation failures)",
             llm: Some(LlmFault::Says("")),
             faults: vec![],
             loss_windows: vec![],
         },
         Case {
             fault: "LLM unknown tools",
-            expected: "nothing reaches the vehicle; hold → return → land",
+            expected: "nothing reaches the vehicle; hold → return, landing at home",
             llm: Some(LlmFault::Says(
                 r#"{"intent":"go","actions":[{"type":"mcp","name":"teleport","args":{"x":900,"y":0}},{"type":"mcp","name":"disable_geofence","args":{}}]}"#,
             )),
@@ -404,7 +415,6 @@ async fn llm_faults_hold_then_return_then_land() {
     }
     println!("{table}");
     for (case, o) in cases.iter().zip(&observed) {
-        off_site_landing_only(case, o);
         let cause = match case.llm {
             Some(LlmFault::Timeout | LlmFault::Hang) => "deadlinemissed",
             _ => "generationfailures",
@@ -416,7 +426,7 @@ async fn llm_faults_hold_then_return_then_land() {
 fn short_link_loss() -> Case {
     Case {
         fault: "link loss 40 s, then recovery",
-        expected: "hold → return → land while lost; decisions resume after",
+        expected: "hold → return while lost; decisions resume after",
         llm: None,
         faults: vec![],
         loss_windows: vec![[60.0, 100.0]],
@@ -431,7 +441,7 @@ async fn a_link_loss_holds_and_after_recovery_decisions_resume() {
     let mut table = header();
     row(&mut table, &case, &o);
     println!("{table}");
-    off_site_landing_only(&case, &o);
+    assert!(o.violations.is_empty(), "{:?}", o.violations);
     assert_eq!(
         o.watchdog.first().map(|w| (w.1.as_str(), w.2.as_str())),
         Some(("hold", "linklost")),
@@ -447,17 +457,15 @@ async fn a_link_loss_holds_and_after_recovery_decisions_resume() {
     assert!(resumed, "no command after the link recovered");
 }
 
-/// Known failure: after the watchdog's hold, the scripted agent answers the lost link with
-/// empty "wait" turns; a turn with no action costs no world time while the vehicle holds, so
-/// the clock stops, the ladder never gets past hold and the episode ends on its turn budget
-/// with the vehicle in the air. Run with `--run-ignored only`.
+/// The scripted agent answers the lost link with turns whose commands the slice policy holds
+/// back; each still spans the decision period, so the loss lasts long enough to end the
+/// episode, while the watchdog's return brings the vehicle home and lands it there.
 #[tokio::test(start_paused = true)]
-#[ignore = "known: empty turns freeze world time (see the doc comment)"]
 async fn a_permanent_link_loss_lands_and_ends_the_episode() {
     let dir = tempfile::tempdir().unwrap();
     let case = Case {
         fault: "link loss for good",
-        expected: "hold → return → land; terminate on link_lost",
+        expected: "hold → return, landing at home; terminate on link_lost",
         llm: None,
         faults: vec![],
         loss_windows: vec![[60.0, 1e6]],
@@ -467,13 +475,123 @@ async fn a_permanent_link_loss_lands_and_ends_the_episode() {
     row(&mut table, &case, &o);
     println!("{table}");
     assert_eq!(o.out.reason, "link_lost", "{}", steps(&o));
+    assert_eq!(ladder(&o), ["hold", "return_to_home"], "{}", steps(&o));
+    assert!(
+        o.watchdog.iter().all(|w| w.2 == "linklost"),
+        "{}",
+        steps(&o)
+    );
+    landed_at_home(&case, &o);
+}
+
+/// A double fault: the LLM hangs, and GNSS is jammed for good once the watchdog's return has
+/// been under way for 20 s. Without a fix the gate rules the return out, so the land step
+/// pre-empts it at once and the vehicle comes down there; that landing, off any authorised
+/// site, is the one violation, and the world's fault. (The first run finds when the return
+/// starts; the world is deterministic, so the second is the same up to the jamming.)
+#[tokio::test(start_paused = true)]
+async fn a_return_ruled_out_by_the_gate_gives_way_to_the_land_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut case = Case {
+        fault: "LLM hang, then GNSS jammed on the way home",
+        expected: "hold → return → land at once (no fix: return ruled out)",
+        llm: Some(LlmFault::Hang),
+        faults: vec![],
+        loss_windows: vec![],
+    };
+    let first_dir = tempfile::tempdir().unwrap();
+    let first = fly_case(&case, first_dir.path()).await;
+    let t_return = first
+        .watchdog
+        .iter()
+        .find(|w| w.1 == "return_to_home")
+        .map(|w| w.0)
+        .unwrap_or_else(|| panic!("no return: {}", steps(&first)));
+    let t_jam = t_return + 20_000;
+    case.faults = vec![fault("gnss_jamming", t_jam as f64 / 1000.0, 1e6, 1.0)];
+    let o = fly_case(&case, dir.path()).await;
+    let mut table = header();
+    row(&mut table, &case, &o);
+    println!("{table}");
     assert_eq!(
         ladder(&o),
         ["hold", "return_to_home", "land"],
         "{}",
         steps(&o)
     );
-    assert!(!o.airborne_at_end, "landed before the episode ended");
+    let t_land = o.watchdog[2].0;
+    assert!(
+        (t_jam..=t_jam + 1_000).contains(&t_land),
+        "land at {t_land} ms, jammed from {t_jam} ms"
+    );
+    assert!(!o.airborne_at_end, "still airborne");
+    // Without a fix the vehicle drifts with the wind as it descends; where it lands is the
+    // world's business, that it lands at once is the watchdog's.
+    for (t, kind) in &o.violation_times {
+        assert!(
+            *t > t_land && kind == "altitude",
+            "violation {kind} at {t} ms: {:?}",
+            o.violations
+        );
+    }
+}
+
+/// No fault but the end of the episode: the turn budget runs out while the vehicle is out on
+/// its mission. Nobody will decide for it any more, so the failsafe takes it home and lands it
+/// before the termination is recorded.
+#[tokio::test(start_paused = true)]
+async fn an_episode_ending_in_the_air_hands_the_vehicle_to_the_failsafe() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = Case {
+        fault: "turn budget ends in flight",
+        expected: "return, landing at home (episode ended)",
+        llm: None,
+        faults: vec![],
+        loss_windows: vec![],
+    };
+    let mut s = settings();
+    s.max_turns = 3;
+    let o = fly_case_with(&case, dir.path(), s).await;
+    let mut table = header();
+    row(&mut table, &case, &o);
+    println!("{table}");
+    assert_eq!(o.out.reason, "turn_budget");
+    assert_eq!(
+        o.watchdog
+            .iter()
+            .map(|w| (w.1.as_str(), w.2.as_str()))
+            .collect::<Vec<_>>(),
+        [("return_to_home", "episodeended")],
+        "{}",
+        steps(&o)
+    );
+    let (t_return, t_end) = (o.watchdog[0].0, o.lines.last().unwrap().t_ms);
+    let last_operator = o
+        .lines
+        .iter()
+        .rev()
+        .find(|l| matches!(l.event, Event::OperatorTurn { .. }))
+        .unwrap()
+        .t_ms;
+    assert_eq!(
+        t_return, last_operator,
+        "handed over when the episode ended"
+    );
+    let from_home = |p: &alpha3_core::frames::Enu| {
+        let s = scenario_for(&case).spawn.xyz;
+        (p.x - s[0]).hypot(p.y - s[1])
+    };
+    let out_there = o
+        .lines
+        .iter()
+        .find_map(|l| match &l.event {
+            Event::Truth { position, .. } if l.t_ms >= t_return => Some(from_home(position)),
+            _ => None,
+        })
+        .unwrap();
+    assert!(out_there > 100.0, "handed over {out_there:.0} m from home");
+    assert!(t_end > t_return, "the termination comes after the landing");
+    landed_at_home(&case, &o);
 }
 
 #[tokio::test(start_paused = true)]
@@ -521,11 +639,10 @@ async fn world_faults_are_flown_safely() {
     }
 }
 
-/// Known failure: at severity 1 the vehicle cannot hold altitude, but once its commands are
-/// refused every turn costs no world time, so the descent is never flown and the episode ends
-/// on its turn budget with the vehicle in the air. Run with `--run-ignored only`.
+/// At severity 1 the vehicle cannot hold altitude and refuses every command; the agent's turns
+/// (all refused) still span the decision period, so the fall is flown and the crash ends the
+/// episode: the world's fault, recorded after the failure, not a hang on the turn budget.
 #[tokio::test(start_paused = true)]
-#[ignore = "known: refused commands freeze world time (see the doc comment)"]
 async fn a_total_motor_failure_ends_the_episode_on_the_violation() {
     let dir = tempfile::tempdir().unwrap();
     let case = Case {
@@ -539,8 +656,18 @@ async fn a_total_motor_failure_ends_the_episode_on_the_violation() {
     let mut table = header();
     row(&mut table, &case, &o);
     println!("{table}");
-    assert_eq!(o.out.reason, "safety_violation");
-    assert!(!o.violations.is_empty());
+    assert_eq!(o.out.reason, "safety_violation", "{}", steps(&o));
+    assert!(!o.airborne_at_end, "still in the air");
+    assert!(
+        o.violation_times.iter().any(|(_, k)| k == "crash"),
+        "{:?}",
+        o.violations
+    );
+    assert!(
+        o.violation_times.iter().all(|(t, _)| *t >= 60_000),
+        "a violation before the failure: {:?}",
+        o.violation_times
+    );
 }
 
 // ---- disk full ----

@@ -1,5 +1,5 @@
-//! An LLM that stalls past its deadline leaves the vehicle holding, then returning, then
-//! landing (the config's failsafe ladder), and never drifting (issue 8, "Done when").
+//! An LLM that stalls past its deadline leaves the vehicle holding, then returning home and
+//! landing there (the config's failsafe ladder), and never drifting (issue 8, "Done when").
 //!
 //! The vehicle first flies out with the scripted agent; then the policy stalls:
 //! - `sleeps`: a policy that ignores its deadline, sleeps three deadlines and then answers with
@@ -9,13 +9,11 @@
 //!   deadlines late (it enforces the deadline itself).
 //!
 //! Checked on the truth trace: while holding the vehicle stays within [`HOLD_RADIUS_M`] of
-//! where it stopped; once returning it gets closer to home; then it descends and lands where
-//! it is, without drifting. The tokio clock is paused, so stalls take no wall time.
-//!
-//! Known: with the config's ladder (a step every 15 s) the land step comes while the vehicle is
-//! still far from home, and landing off an authorised site is counted by the world as an
-//! altitude-band violation; the test allows that one kind, after the land step only, and
-//! prints it as a finding.
+//! where it stopped; once returning it gets closer to home; then it descends and lands at home
+//! without drifting. The ladder's land step (due 15 s after the return with the config's
+//! ladder) does not cut the return short while it gets closer, so there is no landing off an
+//! authorised site and no violation at all. The tokio clock is paused, so stalls take no wall
+//! time.
 
 #![allow(clippy::unwrap_used)]
 
@@ -38,8 +36,8 @@ use tokio::time::Instant;
 
 /// How far a holding vehicle may wander (wind gusts against the position controller), m.
 const HOLD_RADIUS_M: f64 = 3.0;
-/// Time to brake from cruise speed once the land step is taken, ms.
-const BRAKING_MS: u64 = 5_000;
+/// How close to home a return lands, m (the autopilot's arrival radius and GNSS noise).
+const HOME_M: f64 = 5.0;
 /// Scripted decisions before the stall: take off and fly the first legs.
 const GOOD_DECISIONS: usize = 1;
 
@@ -140,9 +138,12 @@ impl Policy for ThenLlm {
     }
 }
 
-/// A scenario whose first waypoint is far from home, so holding and returning are visible.
+/// A scenario whose first waypoint is far from home, so holding and returning are visible;
+/// the stall is its only fault (its GNSS jamming would rule the return out: `fault_matrix`
+/// covers that).
 fn scenario() -> Scenario {
-    let s = suite_scenario(0);
+    let mut s = suite_scenario(0);
+    s.faults.clear();
     let home = s.spawn.xyz;
     let w = s.mission.waypoints[0];
     assert!(
@@ -212,7 +213,7 @@ fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
     (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
-/// The safe sequence on the truth trace: hold in place, return towards home, land.
+/// The safe sequence on the truth trace: hold in place, return home, land there.
 fn check_hold_return_land(what: &str, lines: &[RecordLine], home: [f64; 2]) {
     let steps = watchdog_steps(lines);
     let trace = truth(lines);
@@ -232,16 +233,21 @@ fn check_hold_return_land(what: &str, lines: &[RecordLine], home: [f64; 2]) {
             .map(|s| s.0)
             .unwrap_or_else(|| panic!("{what}: no watchdog {action} in {steps:?}"))
     };
-    let (t_hold, t_return, t_land) = (at("hold"), at("return_to_home"), at("land"));
-    assert!(t_hold < t_return && t_return < t_land, "{what}: {steps:?}");
+    let (t_hold, t_return) = (at("hold"), at("return_to_home"));
+    assert!(t_hold < t_return, "{what}: {steps:?}");
+    let ladder: Vec<&str> = steps.iter().map(|s| s.1.as_str()).collect();
+    assert_eq!(
+        ladder,
+        ["hold", "return_to_home"],
+        "{what}: the land step cut the return short"
+    );
     for s in &steps {
         assert_eq!(s.2, "deadlinemissed", "{what}: cause {s:?}");
     }
     eprintln!(
-        "{what}: hold {:.1} s, return {:.1} s, land {:.1} s (world time)",
+        "{what}: hold {:.1} s, return {:.1} s (world time)",
         t_hold as f64 / 1e3,
         t_return as f64 / 1e3,
-        t_land as f64 / 1e3
     );
     let held = trace
         .iter()
@@ -265,48 +271,43 @@ fn check_hold_return_land(what: &str, lines: &[RecordLine], home: [f64; 2]) {
         "{what}: drifted {wander:.2} m while holding"
     );
     assert!(held.iter().all(|s| s.airborne), "{what}: held in the air");
-    let ret: Vec<_> = trace
+    let ret: Vec<_> = trace.iter().filter(|s| s.t_ms >= t_return).collect();
+    let d0 = dist(ret[0].xy, home);
+    // Home: the first sample over it.
+    let arrived = ret
         .iter()
-        .filter(|s| s.t_ms >= t_return && s.t_ms <= t_land)
-        .collect();
-    let (d0, d1) = (dist(ret[0].xy, home), dist(ret.last().unwrap().xy, home));
-    eprintln!("{what}: returning from {d0:.1} m to {d1:.1} m from home");
-    assert!(
-        d1 < d0 - 10.0,
-        "{what}: did not move towards home ({d0:.1} → {d1:.1} m)"
-    );
-    let after: Vec<_> = trace.iter().filter(|s| s.t_ms >= t_land).collect();
-    let last = after.last().unwrap();
+        .position(|s| dist(s.xy, home) <= HOME_M)
+        .unwrap_or_else(|| panic!("{what}: never got home"));
     eprintln!(
-        "{what}: after land, z {:.1} → {:.1}, airborne at the end: {}",
-        after[0].z, last.z, last.airborne
+        "{what}: returned from {d0:.1} m to home in {:.0} s",
+        (ret[arrived].t_ms - t_return) as f64 / 1000.0
+    );
+    assert!(
+        ret[..=arrived]
+            .windows(2)
+            .all(|w| dist(w[1].xy, home) <= dist(w[0].xy, home) + 0.5),
+        "{what}: the return did not keep closing on home"
+    );
+    let over_home = &ret[arrived..];
+    let last = over_home.last().unwrap();
+    eprintln!(
+        "{what}: over home, z {:.1} → {:.1}, airborne at the end: {}",
+        over_home[0].z, last.z, last.airborne
     );
     assert!(!last.airborne, "{what}: still airborne at the end");
-    // Landing where the land step found it: once stopped (the return was at cruise speed;
-    // braking takes a few metres), no horizontal drift while descending.
-    let stopped: Vec<_> = after
+    // Landing at home: no drift off it while descending.
+    let land_wander = over_home
         .iter()
-        .filter(|s| s.t_ms >= t_land + BRAKING_MS)
-        .collect();
-    let land_wander = stopped
-        .iter()
-        .map(|s| dist(s.xy, stopped[0].xy))
+        .map(|s| dist(s.xy, home))
         .fold(0.0, f64::max);
     assert!(
-        land_wander <= HOLD_RADIUS_M,
-        "{what}: drifted {land_wander:.2} m while landing"
+        land_wander <= HOME_M,
+        "{what}: drifted {land_wander:.2} m from home while landing"
     );
-    // The truth: nothing before the land step. The land step lands where the vehicle is;
-    // away from an authorised site the world counts the descent below the altitude band as
-    // an altitude violation — the only kind allowed after it (reported, see the module doc).
+    // The truth: no violation at all.
     for l in lines {
         if let Event::Violation { kind, detail } = &l.event {
-            assert!(
-                l.t_ms > t_land && kind == "altitude",
-                "{what}: violation at {} ms: {kind} {detail}",
-                l.t_ms
-            );
-            eprintln!("{what}: FINDING: emergency landing off-site: {kind} {detail}");
+            panic!("{what}: violation at {} ms: {kind} {detail}", l.t_ms);
         }
     }
     assert!(

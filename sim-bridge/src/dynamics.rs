@@ -1,6 +1,8 @@
 //! Multicopter point-mass dynamics: the vehicle flies an air velocity that follows the flight
 //! controller's demand within acceleration limits; the ground moves under it with the wind.
-//! Yaw turns at a limited rate.
+//! Vertically the demand is a climb rate over the ground: the vertical-velocity loop (barometer
+//! and accelerometers, which need no position fix) learns the vertical wind and flies against
+//! it. Yaw turns at a limited rate.
 
 use crate::vec3::{self, V3};
 use alpha3_core::scenario::Airframe;
@@ -26,8 +28,13 @@ pub struct FlightLimits {
     pub cruise_speed_mps: f64,
 }
 
-/// Height below which a landing descends at `land_speed_mps`.
-pub const LAND_SLOW_BELOW_M: f64 = 10.0;
+/// Height below which a landing descends at `land_speed_mps` (the autopilot model the gate
+/// plans with).
+pub const LAND_SLOW_BELOW_M: f64 = alpha3_core::gate::autopilot::LAND_SLOW_BELOW_M;
+
+/// Time constant with which the vertical-velocity loop learns the vertical wind, seconds
+/// (PX4's vertical velocity loop has an integrator; turbulence varies over ~8 s).
+const VERTICAL_WIND_TAU_S: f64 = 0.5;
 
 impl FlightLimits {
     /// Limits from the scenario's airframe; what it leaves out gets PX4-like defaults
@@ -52,7 +59,7 @@ impl FlightLimits {
             max_accel_h_mps2: G * libm::tan(tilt_deg.to_radians()),
             max_accel_v_mps2: 4.0,
             max_yaw_rate_dps: 90.0,
-            land_speed_mps: descent.min(0.7),
+            land_speed_mps: alpha3_core::gate::autopilot::land_speed_mps(descent),
             cruise_speed_mps: uav.max_speed_mps * 0.6,
         }
     }
@@ -85,13 +92,21 @@ pub struct Body {
     pub yaw_deg: f64,
     /// Ground velocity in the last step (air velocity + wind).
     pub ground_velocity: V3,
+    /// The vertical wind as the vertical-velocity loop has learned it, m/s.
+    pub vertical_wind_mps: f64,
 }
 
 impl Body {
-    /// Follows `demand` (an air velocity) within the acceleration limits for `dt_s`, then moves
-    /// with the air plus `wind`.
+    /// Follows `demand` (an air velocity horizontally, a climb rate over the ground vertically)
+    /// within the acceleration limits for `dt_s`, then moves with the air plus `wind`.
+    ///
+    /// Without the vertical loop a landing flew its 0.7 m/s through the air, and a downdraft of
+    /// turbulence put it on the ground at over 2 m/s: a crash the autopilot caused.
     pub fn integrate(&mut self, demand: V3, wind: V3, limits: &FlightLimits, dt_s: f64) {
-        let dv = vec3::sub(demand, self.air_velocity);
+        let learn = (dt_s / VERTICAL_WIND_TAU_S).min(1.0);
+        self.vertical_wind_mps += (wind[2] - self.vertical_wind_mps) * learn;
+        let air_demand = [demand[0], demand[1], demand[2] - self.vertical_wind_mps];
+        let dv = vec3::sub(air_demand, self.air_velocity);
         let inv = 1.0 / dt_s;
         let a = vec3::clamp_xy([dv[0] * inv, dv[1] * inv, 0.0], limits.max_accel_h_mps2);
         let az = (dv[2] * inv).clamp(-limits.max_accel_v_mps2, limits.max_accel_v_mps2);
@@ -110,6 +125,7 @@ impl Body {
 
     /// Stops all motion (on the ground).
     pub fn stop(&mut self) {
+        self.vertical_wind_mps = 0.0;
         self.air_velocity = [0.0; 3];
         self.accel = [0.0; 3];
         self.ground_velocity = [0.0; 3];

@@ -1,17 +1,24 @@
 //! The world's flight controller: it obeys whatever command reaches it (the gate is upstream),
-//! turning modes — take-off, go-to, hold, return, land — into an air-velocity demand along a
-//! straight line to the target, with a braking profile √(2·a·d) so it stops on the point.
-//! It refuses only what a real autopilot refuses (take-off while disarmed, disarm in the air,
-//! anything after losing control).
+//! turning modes — take-off, go-to, hold, return, land — into a velocity demand along the
+//! straight line from where the command found the vehicle to the target, with a braking profile
+//! √(2·a·d) so it stops on the point, and a correction back onto the line (see [`follow`]).
+//! Return and land follow PX4's defaults as `alpha3_core::gate::autopilot` states them, the
+//! same model the gate plans with. It refuses only what a real autopilot refuses (take-off while
+//! disarmed, disarm in the air, anything after losing control).
 
 use crate::dynamics::{FlightLimits, LAND_SLOW_BELOW_M};
 use crate::vec3::{self, V3};
 use alpha3_core::command::Command;
+use alpha3_core::gate::autopilot;
 use alpha3_core::snapshot::{FlightMode, LandedState};
 
 /// Position gain near the target, 1/s: below ~1 m the demand is proportional, which keeps the
 /// discrete loop from chattering.
 const POSITION_GAIN: f64 = 3.0;
+/// Gain of the correction back onto the line, 1/s: the position gain near a target. (PX4's
+/// position P gain is ~1, but its velocity loop also rejects gusts, which this point-mass model
+/// leaves to the position loop; 3 keeps a 4 m/s gust's offset within the gate's 2 m margin.)
+const CROSS_TRACK_GAIN: f64 = 3.0;
 /// A target counts as reached within this distance and below [`SETTLED_SPEED_MPS`].
 pub const ARRIVAL_M: f64 = 1.0;
 const SETTLED_SPEED_MPS: f64 = 0.5;
@@ -74,6 +81,10 @@ pub struct FlightController {
     pub home: V3,
     /// The altitude band, for the return altitude.
     pub band: (f64, f64),
+    /// The return altitude (PX4's `RTL_RETURN_ALT`).
+    pub return_altitude_m: f64,
+    /// Where the current straight leg began (the estimate when the command or phase began).
+    pub leg_start: V3,
 }
 
 impl FlightController {
@@ -90,6 +101,12 @@ impl FlightController {
             yaw_target: None,
             home,
             band,
+            return_altitude_m: autopilot::return_altitude_in_band(
+                autopilot::RETURN_ALTITUDE_M,
+                band.0,
+                band.1,
+            ),
+            leg_start: home,
         }
     }
 
@@ -122,12 +139,14 @@ impl FlightController {
             Command::Disarm => self.armed = false,
             Command::Takeoff { .. } if !self.armed => return Err("disarmed: arm first".into()),
             Command::Takeoff { altitude_m } if on_ground => {
+                self.leg_start = est;
                 self.landed = LandedState::TakingOff;
                 self.mode = Mode::Takeoff {
                     target: [est[0], est[1], altitude_m],
                 };
             }
             Command::Takeoff { altitude_m } => {
+                self.leg_start = est;
                 self.mode = Mode::GoTo {
                     target: [est[0], est[1], altitude_m],
                 }
@@ -146,19 +165,21 @@ impl FlightController {
                 if let Some(s) = speed_mps {
                     self.cruise_mps = s.clamp(0.5, limits.max_speed_mps);
                 }
+                self.leg_start = est;
                 self.mode = Mode::GoTo {
                     target: [target.x, target.y, target.z.max(0.0)],
                 };
             }
             Command::SetAltitude { altitude_m } => {
+                self.leg_start = est;
                 self.mode = Mode::GoTo {
                     target: [est[0], est[1], altitude_m.max(0.0)],
                 }
             }
             Command::Hold => self.mode = Mode::Hold { at: est },
             Command::ReturnToHome => {
-                let (lo, hi) = self.band;
-                let z = est[2].clamp((lo + 10.0).min(hi), (hi - 10.0).max(lo));
+                let z = autopilot::return_cruise_altitude_m(est[2], self.return_altitude_m);
+                self.leg_start = est;
                 self.mode = Mode::Return {
                     target: [self.home[0], self.home[1], z],
                     phase: ReturnPhase::Climb,
@@ -169,6 +190,7 @@ impl FlightController {
                     Some(s) => (s, LandPhase::Transit),
                     None => ([est[0], est[1]], LandPhase::Descend),
                 };
+                self.leg_start = est;
                 self.mode = Mode::Land { site, phase };
             }
         }
@@ -186,20 +208,29 @@ impl FlightController {
                     self.landed = LandedState::InAir;
                     self.mode = Mode::GoTo { target };
                 }
-                track(est, target, cruise, limits)
+                follow(self.leg_start, target, est, cruise, limits)
             }
-            Mode::GoTo { target } => track(est, target, cruise, limits),
+            Mode::GoTo { target } => follow(self.leg_start, target, est, cruise, limits),
             Mode::Hold { at } => track(est, at, cruise, limits),
             Mode::Return { target, phase } => {
+                // Straight up over where the return began, then straight home.
+                let top = [self.leg_start[0], self.leg_start[1], target[2]];
                 if phase == ReturnPhase::Climb && est[2] < target[2] - ARRIVAL_M {
-                    return track(est, [est[0], est[1], target[2]], cruise, limits);
+                    return follow(self.leg_start, top, est, cruise, limits);
                 }
                 if vec3::hypot(est[0] - target[0], est[1] - target[1]) > ARRIVAL_M {
-                    self.mode = Mode::Return {
-                        target,
-                        phase: ReturnPhase::Cruise,
-                    };
-                    return track(est, target, cruise, limits);
+                    if phase == ReturnPhase::Climb {
+                        self.leg_start = if est[2] < top[2] + ARRIVAL_M {
+                            top
+                        } else {
+                            est
+                        };
+                        self.mode = Mode::Return {
+                            target,
+                            phase: ReturnPhase::Cruise,
+                        };
+                    }
+                    return follow(self.leg_start, target, est, cruise, limits);
                 }
                 self.mode = Mode::Land {
                     site: [target[0], target[1]],
@@ -208,11 +239,11 @@ impl FlightController {
                 self.demand(est, limits)
             }
             Mode::Land { site, phase } => {
-                let over = [site[0], site[1], est[2]];
                 if phase == LandPhase::Transit
                     && vec3::hypot(est[0] - site[0], est[1] - site[1]) > ARRIVAL_M
                 {
-                    return track(est, over, cruise, limits);
+                    let over_from_start = [site[0], site[1], self.leg_start[2]];
+                    return follow(self.leg_start, over_from_start, est, cruise, limits);
                 }
                 self.mode = Mode::Land {
                     site,
@@ -253,6 +284,31 @@ impl FlightController {
             Mode::Return { .. } | Mode::Land { .. } => self.landed == LandedState::OnGround,
         }
     }
+}
+
+/// The velocity demand of a vehicle at `est` flying the straight leg `from → to`: [`track`]'s
+/// profile along the line from the point of it nearest the vehicle, plus [`CROSS_TRACK_GAIN`]
+/// times the offset back onto the line — PX4's position controller adds its P term to the
+/// trajectory's feed-forward velocity the same way. Pursuing only the target (the older model)
+/// let a gust or an updraft push the vehicle far off a long or mostly vertical leg (17 m on a
+/// 106 m descent, 12 m up on a return), off the straight path the gate had checked.
+pub fn follow(from: V3, to: V3, est: V3, cruise_mps: f64, limits: &FlightLimits) -> V3 {
+    let line = vec3::sub(to, from);
+    let len = vec3::norm(line);
+    if len < 1e-9 {
+        return track(est, to, cruise_mps, limits);
+    }
+    let u = vec3::scale(line, 1.0 / len);
+    let along = vec3::dot(vec3::sub(est, from), u).clamp(0.0, len);
+    let foot = vec3::add(from, vec3::scale(u, along));
+    let offset = vec3::sub(foot, est);
+    let off = vec3::norm(offset);
+    let back = if off > 1e-9 {
+        vec3::scale(offset, (CROSS_TRACK_GAIN * off).min(cruise_mps) / off)
+    } else {
+        [0.0; 3]
+    };
+    vec3::add(track(foot, to, cruise_mps, limits), back)
 }
 
 /// A ground-velocity demand along the straight line from `from` to `to`, within the speed and

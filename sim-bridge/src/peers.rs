@@ -427,7 +427,10 @@ mod tests {
         let Plan::Knots(k) = &t.aircraft[0].plan else {
             panic!()
         };
-        assert!(k.len() <= 8, "a hold is extended, not re-knotted every step: {k:?}");
+        assert!(
+            k.len() <= 8,
+            "a hold is extended, not re-knotted every step: {k:?}"
+        );
         assert!(
             k.windows(2).all(|w| w[0].0 <= w[1].0),
             "knots stay in time order"

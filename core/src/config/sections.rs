@@ -211,6 +211,25 @@ pub struct WatchdogConfig {
     pub min_time_to_breach_ms: u64,
     /// Hold setpoint stream rate while a decision is pending (PX4 offboard needs > 2 Hz).
     pub hold_setpoint_hz: f64,
+    /// Episode time every agent turn spans at least: its decision and dispatch. The built-in
+    /// world stands still while a policy thinks, so without it a turn that moves nothing (no
+    /// action, all refused or held back) would cost no time, and the ladder, a link's recovery
+    /// or a world fault would never play out. A constant, so episodes stay deterministic.
+    #[serde(default = "default_decision_period_ms")]
+    pub decision_period_ms: u64,
+    /// After an episode ends without success with the vehicle in the air, the failsafe gets
+    /// this much episode time to bring it down (return and land at home, or land where it is
+    /// when the gate rules the return out); 0 leaves the vehicle as it is.
+    #[serde(default = "default_handover_max_ms")]
+    pub handover_max_ms: u64,
+}
+
+fn default_decision_period_ms() -> u64 {
+    5_000
+}
+
+fn default_handover_max_ms() -> u64 {
+    600_000
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

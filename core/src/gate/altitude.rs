@@ -85,8 +85,10 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
         let low = leg.from.z.min(leg.to.z).min(stop_z);
         let high = leg.from.z.max(leg.to.z).max(stop_z);
         let ends_inside = (lo..=hi).contains(&leg.to.z);
-        // Already outside: leaving the band further is not asked of it, only arriving inside.
-        let recovering = |already_out: bool| first && already_out && ends_inside;
+        // Already outside: leaving the band further is not asked of it, only arriving inside
+        // (on a checked leg: a landing's first part ends inside only to go on below).
+        let recovering =
+            |already_out: bool| first && already_out && ends_inside && leg.band == Band::Checked;
         let below = leg.band == Band::Checked && low < lo && !recovering(z0 < lo);
         let above = high > hi && !recovering(z0 > hi);
         if below || above {
@@ -216,5 +218,18 @@ mod tests {
         let mut state = Default::default();
         let v = evaluate(&ctx, &low, &Command::ReturnToHome, NOW, &mut state);
         assert!(v.approved().is_some(), "{v:?}");
+    }
+
+    #[test]
+    fn a_landing_from_above_the_band_is_not_a_way_back_into_it() {
+        // The landing's first part (down to 10 m, inside the band) must not count as arriving
+        // in the band: the vehicle would descend 30 m above it first (found by the oracle when
+        // the landing was split at the slow-descent height).
+        let ctx = open_field();
+        let high = hovering(0.0, 0.0, 150.0);
+        assert_eq!(
+            deny_ids(&ctx, &high, Command::Land { site: None }),
+            [ids::ALTITUDE_PATH_LEAVES_BAND]
+        );
     }
 }

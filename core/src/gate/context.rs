@@ -107,11 +107,12 @@ impl GateContext {
         let mut limits = limits.clone();
         limits.min_altitude_m = limits.min_altitude_m.max(air.altitude_agl_min_m);
         limits.max_altitude_m = limits.max_altitude_m.min(air.altitude_agl_max_m);
-        // Not `clamp`: it panics on NaN, which `new` reports as a typed error instead.
-        limits.return_altitude_m = limits
-            .return_altitude_m
-            .max(limits.min_altitude_m)
-            .min(limits.max_altitude_m);
+        // The same rule the simulated autopilot applies to its band.
+        limits.return_altitude_m = super::autopilot::return_altitude_in_band(
+            limits.return_altitude_m,
+            limits.min_altitude_m,
+            limits.max_altitude_m,
+        );
         if let Some(f) = scenario.uav.reserve_fraction {
             limits.reserve_battery_pct = limits.reserve_battery_pct.max(f * 100.0);
         }
@@ -263,6 +264,14 @@ impl GateContext {
 
     pub fn home(&self) -> Enu {
         self.home
+    }
+
+    /// How long the gate checks the hover at a command's target, seconds: the tuning's hold
+    /// horizon, and at least the time a move out of the way takes (two separations at cruise
+    /// speed) plus the watchdog's reaction, so that after it the watchdog's predicted breach
+    /// can move a holding vehicle in time.
+    pub fn hover_horizon_s(&self) -> f64 {
+        super::escape::hover_horizon_s(self)
     }
 
     /// Scenario time (s) at runtime time `now_ms`.

@@ -129,32 +129,37 @@ mod tests {
         GateContext::new(limits(), v).unwrap()
     }
 
+    /// The landing from 50 m, seconds (= % of this pack): 40 m at 2 m/s (0.4 s wait + 20 s +
+    /// 0.4 s), then the last 10 m at the 0.7 m/s landing speed (0.14 s + 10/0.7 s + 0.14 s).
+    const LANDING_FROM_50_S: f64 = 20.8 + 0.14 + 10.0 / 0.7 + 0.14;
+
     #[test]
     fn a_reserve_short_by_one_percent_is_denied_with_the_numbers() {
         // Hovering at home at 50 m (the return altitude). SetAltitude 50 → 50 is a no-op leg,
-        // so the cost is only the way home: descend 50 m at 2 m/s = 0.4 s wait + 25 s + 0.4 s =
-        // 25.8 s = 25.8 %. With a 20 % reserve it needs 45.8 %.
+        // so the cost is only the way home, the landing. With a 20 % reserve it needs 20 % more.
         let ctx = thirsty();
         let mut snap = hovering(0.0, 0.0, 50.0);
-        snap.battery.remaining_pct = 45.8 - 1.0;
+        let needed = 20.0 + LANDING_FROM_50_S;
+        snap.battery.remaining_pct = needed - 1.0;
         let f = only_finding(&ctx, &snap, Command::SetAltitude { altitude_m: 50.0 });
         assert_eq!(f.id, ids::ENERGY_RESERVE);
         assert_eq!(f.limit, 20.0);
         assert!((f.measured - 19.0).abs() < 1e-9, "{f:?}");
-        snap.battery.remaining_pct = 45.8 + 1e-9;
+        snap.battery.remaining_pct = needed + 1e-9;
         assert!(deny_ids(&ctx, &snap, Command::SetAltitude { altitude_m: 50.0 }).is_empty());
     }
 
     #[test]
     fn the_target_then_home_is_counted() {
         // Go 100 m east at 50 m and come back: each way 2 s wait + 10 s + 2 s = 14 s; then the
-        // descent 25.8 s. 53.8 s in all, 53.8 %.
+        // landing.
         let ctx = thirsty();
         let mut snap = hovering(0.0, 0.0, 50.0);
-        snap.battery.remaining_pct = 73.0;
+        let cost = 28.0 + LANDING_FROM_50_S;
+        snap.battery.remaining_pct = cost + 19.2;
         let f = only_finding(&ctx, &snap, go(100.0, 0.0, 50.0));
-        assert!((f.measured - (73.0 - 53.8)).abs() < 1e-9, "{f:?}");
-        snap.battery.remaining_pct = 74.0;
+        assert!((f.measured - 19.2).abs() < 1e-9, "{f:?}");
+        snap.battery.remaining_pct = cost + 20.2;
         assert!(deny_ids(&ctx, &snap, go(100.0, 0.0, 50.0)).is_empty());
     }
 
@@ -180,12 +185,13 @@ mod tests {
 
     #[test]
     fn time_to_reserve_at_present_draw() {
-        // At home on the ground level: way home is the descent from 50 m (25.8 Wh); with 60 %
-        // and a 20 % reserve, 14.2 Wh spare at 3,600 W is 14.2 s.
+        // At home on the ground level: way home is the landing from 50 m; with 60 % and a 20 %
+        // reserve, what is left over at 3,600 W lasts as many seconds.
         let ctx = thirsty();
         let mut snap = hovering(0.0, 0.0, 50.0);
         snap.battery.remaining_pct = 60.0;
         let t = breach_s(&ctx, &snap, 2.0, NOW).unwrap();
-        assert!((t - 14.2).abs() < 1e-9, "{t}");
+        let spare = 60.0 - 20.0 - LANDING_FROM_50_S;
+        assert!((t - spare).abs() < 1e-9, "{t} vs {spare}");
     }
 }

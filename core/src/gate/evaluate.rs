@@ -8,7 +8,9 @@ use super::context::GateContext;
 use super::plan::Plan;
 use super::rate::RateState;
 use super::verdict::{Finding, Findings, Severity, Verdict, push_finding};
-use super::{altitude, energy, geofence, ids, no_fly, rate, separation, site, state};
+use super::{
+    altitude, energy, escape, geofence, ids, landing, no_fly, rate, separation, site, state,
+};
 use crate::command::Command;
 use crate::snapshot::VehicleSnapshot;
 use serde::{Deserialize, Serialize};
@@ -62,7 +64,13 @@ const CHECKS: [Check; 8] = [
 
 /// Decides whether `command` may be sent to the vehicle now.
 ///
-/// `hold` is always approved: it is what every failure falls back to. Any other command runs
+/// A vehicle landing below the band is committed to it (`landing`): a hold there continues
+/// the landing (clamped), anything else that moves it is denied; one taking off below the band
+/// may only continue (a hold is denied too) or land. Otherwise `hold` is always
+/// approved: it is what every failure falls back to — as a hold, or, when holding here is
+/// predicted to breach the separation soon, as the move out of the way (`escape`) that passes
+/// every check, or the return when hovering on would leave too little battery for the way
+/// home. Any other command runs
 /// through [`CHECK_ORDER`]; an out-of-band target altitude is clamped into the band first when
 /// `limits.clamp_altitude` allows it. On approval, `state` records the command (rate limit,
 /// cruise speed); on denial it is left as it was. A clamped command evaluated again with the
@@ -74,8 +82,17 @@ pub fn evaluate(
     now_ms: u64,
     state: &mut GateState,
 ) -> Verdict {
+    match landing::committed(ctx, snapshot, command) {
+        Some(Ok((landing, finding))) => return clamped(landing, finding, now_ms),
+        Some(Err(finding)) => return denied(finding),
+        None => {}
+    }
     if *command == Command::Hold {
-        return Verdict::Approved(ApprovedCommand::new(*command, now_ms));
+        let usable = state::invalid(snapshot, command).is_none();
+        return usable
+            .then(|| escape::instead_of_hold(ctx, snapshot, now_ms))
+            .flatten()
+            .unwrap_or(Verdict::Approved(ApprovedCommand::new(*command, now_ms)));
     }
     if let Some(f) = state::invalid(snapshot, command) {
         return denied(f);
@@ -148,6 +165,42 @@ pub fn evaluate_failsafe(snapshot: &VehicleSnapshot, command: &Command, now_ms: 
             0.0,
             0.0,
         ))
+    }
+}
+
+/// [`evaluate_failsafe`] knowing the airspace: a hold or return asked of a vehicle landing
+/// below the band continues the landing instead (clamped; `landing`), since either would leave
+/// it low and no longer landing; asked of one taking off below the band they are denied (the
+/// take-off goes on into the band); a hold where another aircraft or a moving zone is about to
+/// pass becomes the approved move out of the way (`escape`), as in [`evaluate`].
+pub fn evaluate_failsafe_in(
+    ctx: &GateContext,
+    snapshot: &VehicleSnapshot,
+    command: &Command,
+    now_ms: u64,
+) -> Verdict {
+    if matches!(command, Command::Hold | Command::ReturnToHome) {
+        match landing::committed(ctx, snapshot, &Command::Hold) {
+            Some(Ok((landing, finding))) => return clamped(landing, finding, now_ms),
+            Some(Err(finding)) => return denied(finding),
+            None => {}
+        }
+    }
+    if *command == Command::Hold
+        && state::invalid(snapshot, command).is_none()
+        && let Some(v) = escape::instead_of_hold(ctx, snapshot, now_ms)
+    {
+        return v;
+    }
+    evaluate_failsafe(snapshot, command, now_ms)
+}
+
+fn clamped(command: Command, f: Finding, now_ms: u64) -> Verdict {
+    let mut findings = Findings::new();
+    push_finding(&mut findings, f);
+    Verdict::Clamped {
+        approved: ApprovedCommand::new(command, now_ms),
+        findings,
     }
 }
 

@@ -57,18 +57,32 @@ pub const NO_FLY_MOVING_CONFLICT: &str = "gate.no_fly.moving_conflict";
 pub const SEPARATION_TRAFFIC: &str = "gate.separation.traffic";
 /// The same against a peer's shared plan.
 pub const SEPARATION_PEER: &str = "gate.separation.peer";
+/// A hold where another aircraft or a moving zone is about to pass became a move out of the
+/// way (severity clamp). limit: the escape lead, s; measured: the predicted time to the breach
+/// while holding, s.
+pub const SEPARATION_HOLD_ESCAPE: &str = "gate.separation.hold_escape";
 /// Battery after the target and the way home below the reserve. limit/measured: percent.
 pub const ENERGY_RESERVE: &str = "gate.energy.reserve";
 /// Battery at the end of a return or landing below the hard reserve. limit/measured: percent.
 pub const ENERGY_HARD_RESERVE: &str = "gate.energy.hard_reserve";
+/// A hold that would leave the battery short of the way home and the reserve within seconds
+/// became the return (severity clamp). limit: the slack, s; measured: the time left, s.
+pub const ENERGY_HOLD_RETURN: &str = "gate.energy.hold_return";
 /// The wind leaves too little ground speed on a leg. limit: minimum ground speed; measured:
 /// the best achievable (m/s).
 pub const ENERGY_WIND: &str = "gate.energy.wind";
 /// `evaluate_failsafe` was asked for something other than hold, return or land.
 pub const FAILSAFE_NOT_FAILSAFE: &str = "gate.failsafe.not_failsafe";
+/// Landing below the band: anything but continuing the landing is denied, a hold (or the
+/// failsafe's hold or return) becomes the landing (severity clamp). limit: the band's floor;
+/// measured: the altitude.
+pub const LANDING_COMMITTED: &str = "gate.landing.committed";
+/// Taking off below the band: anything but continuing the take-off (or landing) is denied, the
+/// hold included. limit: the band's floor; measured: the altitude.
+pub const TAKEOFF_COMMITTED: &str = "gate.takeoff.committed";
 
 /// Every id, for schemas, documentation and tests.
-pub const ALL: [&str; 27] = [
+pub const ALL: [&str; 31] = [
     STATE_INVALID_ARGUMENT,
     STATE_SNAPSHOT_INVALID,
     STATE_STALE_SNAPSHOT,
@@ -92,10 +106,14 @@ pub const ALL: [&str; 27] = [
     NO_FLY_MOVING_CONFLICT,
     SEPARATION_TRAFFIC,
     SEPARATION_PEER,
+    SEPARATION_HOLD_ESCAPE,
     ENERGY_RESERVE,
     ENERGY_HARD_RESERVE,
     ENERGY_WIND,
+    ENERGY_HOLD_RETURN,
     FAILSAFE_NOT_FAILSAFE,
+    LANDING_COMMITTED,
+    TAKEOFF_COMMITTED,
 ];
 
 #[cfg(test)]

@@ -156,8 +156,10 @@ impl Wind {
 pub struct Tuning {
     /// Take-off and landing count as "at" home or a site within this horizontal distance.
     pub site_radius_m: f64,
-    /// After arriving, the vehicle is assumed to hold at the target this long (until the next
-    /// decision), so a moving zone or traffic arriving then is a conflict too.
+    /// After arriving, the vehicle is assumed to hold at the target at least this long (until
+    /// the next decision), so a moving zone or traffic arriving then is a conflict too. The
+    /// gate checks the longer of this and the escape horizon (see
+    /// [`GateContext::hover_horizon_s`](super::GateContext::hover_horizon_s)).
     pub hold_horizon_s: f64,
     /// How far ahead [`time_to_breach`](super::time_to_breach) looks.
     pub breach_horizon_s: f64,

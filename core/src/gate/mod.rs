@@ -13,7 +13,13 @@
 //!   timeline with the stopping distance `v²/2a`, the position uncertainty and the timing error
 //!   as margins (its module docs give the model).
 //! - [`time_to_breach`] predicts, for the present velocity, when a limit would be crossed.
-//! - [`evaluate_failsafe`] is the watchdog's narrow way through: hold, return or land.
+//! - [`evaluate_failsafe`] is the watchdog's narrow way through: hold, return or land;
+//!   [`evaluate_failsafe_in`] is the same knowing the airspace (a landing below the band is
+//!   continued rather than interrupted).
+//! - `landing`: below the band a landing is committed (hold becomes land, moves are denied).
+//! - `escape`: a hold where traffic or a moving zone is about to pass becomes a short move out
+//!   of the way that the checks approve.
+//! - [`autopilot`]: PX4's return and landing as both the gate and the built-in world fly them.
 //!
 //! `evaluate` is pure — the clock is an argument, the memory is [`GateState`] — and allocates
 //! nothing: the plan and the findings are fixed-capacity; only [`GateContext`] allocates, when it
@@ -21,13 +27,16 @@
 
 mod altitude;
 mod approved;
+pub mod autopilot;
 mod context;
 mod energy;
+mod escape;
 mod evaluate;
 mod geofence;
 mod geometry;
 pub mod ids;
 mod inputs;
+mod landing;
 mod no_fly;
 mod plan;
 mod profile;
@@ -43,7 +52,8 @@ mod verdict;
 
 pub use approved::ApprovedCommand;
 pub use context::{GateContext, GateContextError};
-pub use evaluate::{CHECK_ORDER, GateState, evaluate, evaluate_failsafe};
+pub use escape::escape_lead_ms;
+pub use evaluate::{CHECK_ORDER, GateState, evaluate, evaluate_failsafe, evaluate_failsafe_in};
 pub use inputs::{PeerPlan, PlanKnot, Track, Tuning, Wind, WindLayer};
 pub use rate::RateState;
 pub use time_to_breach::{Breach, time_to_breach};

@@ -15,11 +15,13 @@
 //! along-track speed; they then never differ by more than `ε` along the track (`v²/8a` from
 //! rest). Time-dependent checks (moving zones, traffic, peers) use these pieces with a margin of
 //! `u + ε` (plus `|S − P0|` on the first leg), and the vehicle is assumed to hold at the target
-//! for `tuning.hold_horizon_s` afterwards.
+//! for the hover horizon afterwards (`escape::hover_horizon_s`: the tuning's hold horizon, at
+//! least the time a move out of the way takes plus the watchdog's reaction).
 //!
 //! Ground speed is the commanded (or cruise) speed, reduced when the wind would need more
 //! airspeed than the airframe has.
 
+use super::autopilot;
 use super::context::GateContext;
 use super::geometry::Seg;
 use super::ids;
@@ -31,7 +33,8 @@ use nalgebra::Vector3;
 
 pub(crate) type V3 = Vector3<f64>;
 
-pub(crate) const MAX_LEGS: usize = 3;
+/// Return: climb, cruise, descend, descend slowly.
+pub(crate) const MAX_LEGS: usize = 4;
 pub(crate) const MAX_PIECES: usize = 3 * MAX_LEGS + 1;
 
 /// Whether the altitude band applies to a leg.
@@ -232,6 +235,17 @@ impl<'a> Builder<'a> {
     }
 
     fn leg(&mut self, to: V3, band: Band, speed_mps: f64) -> Result<(), Finding> {
+        self.leg_descending_at_most(to, band, speed_mps, self.ctx.vehicle.max_descent_mps)
+    }
+
+    /// A leg whose descent rate is at most `descent_mps` (a landing's slow final part).
+    fn leg_descending_at_most(
+        &mut self,
+        to: V3,
+        band: Band,
+        speed_mps: f64,
+        descent_mps: f64,
+    ) -> Result<(), Finding> {
         let v = &self.ctx.vehicle;
         let a = v.max_accel_mps2;
         let from = self.at;
@@ -242,7 +256,7 @@ impl<'a> Builder<'a> {
         let rate = if dz > 0.0 {
             v.max_climb_mps
         } else {
-            v.max_descent_mps
+            descent_mps.min(v.max_descent_mps)
         };
         let t_cruise = t_h.max(dz.abs() / rate);
         let v_e = if l3 > 0.0 && t_cruise > 0.0 {
@@ -334,10 +348,12 @@ impl<'a> Builder<'a> {
         Ok(asked_mps.min(best))
     }
 
+    /// The autopilot's return ([`autopilot`]): straight up to the return altitude when below
+    /// it, straight home, land.
     fn return_home(&mut self) -> Result<(), Finding> {
         let home = self.ctx.home;
         let cruise = self.ctx.vehicle.cruise_speed_mps;
-        let z = self.at.z.max(self.ctx.limits.return_altitude_m);
+        let z = autopilot::return_cruise_altitude_m(self.at.z, self.ctx.limits.return_altitude_m);
         if z != self.at.z {
             self.leg(V3::new(self.at.x, self.at.y, z), Band::Checked, cruise)?;
         }
@@ -345,12 +361,24 @@ impl<'a> Builder<'a> {
         self.land(home.z)
     }
 
+    /// The autopilot's landing ([`autopilot`]): at the maximum descent rate down to
+    /// `LAND_SLOW_BELOW_M` above the ground, then at the landing speed.
     fn land(&mut self, ground_z: f64) -> Result<(), Finding> {
         let cruise = self.ctx.vehicle.cruise_speed_mps;
-        self.leg(
+        let slow_from = ground_z + autopilot::LAND_SLOW_BELOW_M;
+        if self.at.z > slow_from {
+            self.leg(
+                V3::new(self.at.x, self.at.y, slow_from),
+                Band::ExemptBelow,
+                cruise,
+            )?;
+        }
+        let slow = autopilot::land_speed_mps(self.ctx.vehicle.max_descent_mps);
+        self.leg_descending_at_most(
             V3::new(self.at.x, self.at.y, ground_z),
             Band::ExemptBelow,
             cruise,
+            slow,
         )?;
         self.plan.ends_landed = true;
         Ok(())
@@ -365,7 +393,7 @@ impl<'a> Builder<'a> {
             };
             let piece = Piece {
                 t0: self.clock_s,
-                t1: self.clock_s + self.ctx.tuning.hold_horizon_s,
+                t1: self.clock_s + super::escape::hover_horizon_s(self.ctx),
                 from: self.at,
                 to: self.at,
                 margin_h: self.plan.uncertainty_m + self.last_eps + taper_h,
@@ -389,7 +417,9 @@ mod tests {
 
     #[test]
     fn a_go_to_from_rest_waits_flies_brakes_and_holds() {
-        // 100 m at 10 m/s with a = 2.5: wait 2 s, fly 10 s, brake 2 s, then hold 10 s; the
+        // 100 m at 10 m/s with a = 2.5: wait 2 s, fly 10 s, brake 2 s, then hold 13 s (a move
+        // out of the way, 2·20/10 + 10/2.5 = 8 s, plus the watchdog's 5 s, over the tuning's
+        // 10 s); the
         // time margin is u + v²/8a = 2 + 5 m.
         let p = plan(&hovering(0.0, 0.0, 30.0), go(100.0, 0.0, 30.0));
         let spans: Vec<_> = p
@@ -403,7 +433,7 @@ mod tests {
                 (0.0, 2.0, 7.0, 5.0),
                 (2.0, 12.0, 7.0, 5.0),
                 (12.0, 14.0, 7.0, 5.0),
-                (14.0, 24.0, 7.0, 5.0)
+                (14.0, 27.0, 7.0, 5.0)
             ]
         );
         assert_eq!(p.legs[0].velocity, V3::new(10.0, 0.0, 0.0));
@@ -433,9 +463,16 @@ mod tests {
             [
                 (V3::new(100.0, 0.0, 50.0), Band::Checked),
                 (V3::new(0.0, 0.0, 50.0), Band::Checked),
+                (V3::new(0.0, 0.0, 10.0), Band::ExemptBelow),
                 (V3::new(0.0, 0.0, 0.0), Band::ExemptBelow)
             ]
         );
+        // The last 10 m at the landing speed, as the autopilot flies it.
+        let slow = p.legs[3];
+        assert_eq!(slow.velocity, V3::new(0.0, 0.0, -autopilot::LAND_SPEED_MPS));
+        // Above the return altitude it goes home at its own.
+        let high = plan(&hovering(100.0, 0.0, 80.0), Command::ReturnToHome);
+        assert_eq!(high.legs[0].to, V3::new(0.0, 0.0, 80.0));
         assert!(p.ends_landed);
         assert_eq!(
             p.pieces.last().map(|q| q.to),

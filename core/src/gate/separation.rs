@@ -3,8 +3,9 @@
 //! on that piece (`hypot(horizontal, vertical)`). Both sides move straight within a piece, so
 //! each closest approach is a quadratic in closed form.
 //!
-//! A vehicle already closer than the separation (plus its position uncertainty) may fly any
-//! plan that never brings it closer than it is now.
+//! A vehicle already closer than the separation (plus its position uncertainty) in the air may
+//! fly any plan that never brings it closer than it is now; one on the ground may not take off
+//! into the separation.
 
 use super::context::GateContext;
 use super::evaluate::Input;
@@ -114,7 +115,9 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
     let mut reported = [false; 2];
     for other in others(input.ctx) {
         let now_distance = (plan.start - other.at(now, 0.0)).norm();
-        let already_close = now_distance < min_sep + plan.uncertainty_m;
+        // On the ground the separation does not count yet: a take-off must keep all of it
+        // (found by the adversarial policies: a take-off under passing traffic).
+        let already_close = input.snap.is_airborne() && now_distance < min_sep + plan.uncertainty_m;
         let mut worst: Option<(f64, f64)> = None;
         for piece in &plan.pieces {
             let r = min_sep + piece.margin_h.hypot(piece.margin_v);
@@ -163,6 +166,7 @@ mod tests {
     use super::super::testkit::*;
     use super::super::{GateContext, PlanKnot};
     use super::*;
+    use crate::command::Command;
     use crate::frames::Enu;
 
     fn with_track(pos: Enu, vel: Enu) -> GateContext {
@@ -203,6 +207,22 @@ mod tests {
         let f = only_finding(&ctx, &snap, go(100.0, 0.0, 30.0));
         assert_eq!(f.id, ids::SEPARATION_TRAFFIC);
         assert!(f.measured < 15.0);
+    }
+
+    #[test]
+    fn a_take_off_within_the_separation_is_denied() {
+        // Traffic 10 m east and 12 m up (15.6 m away, inside the 20 m), flying away east at
+        // 2 m/s: in the air the vehicle may fly west, since the distance only opens; on the
+        // ground it has no separation to keep yet, and taking off would start it inside it.
+        let ctx = with_track(Enu::new(10.0, 0.0, 12.0), Enu::new(2.0, 0.0, 0.0));
+        let ground = on_ground(0.0, 0.0);
+        assert_eq!(
+            deny_ids(&ctx, &ground, Command::Takeoff { altitude_m: 5.0 }),
+            [ids::SEPARATION_TRAFFIC]
+        );
+        let mut low = hovering(0.0, 0.0, 1.0);
+        low.velocity = Enu::default();
+        assert!(deny_ids(&ctx, &low, go(-100.0, 0.0, 1.0)).is_empty());
     }
 
     #[test]

@@ -21,7 +21,23 @@ pub struct Breach {
     pub in_ms: u64,
     /// Milliseconds the vehicle needs to stop from its present speed.
     pub brake_ms: u64,
+    /// Milliseconds a (nearly) still vehicle needs to get out of the way of another aircraft
+    /// or a moving zone ([`escape_lead_ms`](super::escape_lead_ms)); 0 for other breaches or
+    /// a moving vehicle. A watchdog should act when `in_ms − escape_ms` comes within its
+    /// margin: holding does not help a holding vehicle, the gate's move out of the way does.
+    pub escape_ms: u64,
 }
+
+impl Breach {
+    /// Milliseconds left before the vehicle must act: `in_ms` less `escape_ms`.
+    pub fn act_in_ms(&self) -> u64 {
+        self.in_ms.saturating_sub(self.escape_ms)
+    }
+}
+
+/// Below this speed a vehicle counts as holding (m/s): a breach by traffic or a moving zone
+/// then needs a move out of the way, not a stop.
+const HOLDING_SPEED_MPS: f64 = 1.0;
 
 /// The first limit the coasting vehicle would cross within `tuning.breach_horizon_s`, if any.
 /// Only for an airborne vehicle with finite telemetry.
@@ -63,10 +79,22 @@ pub fn time_to_breach(
         .filter(|(t, _)| *t <= horizon)
         .reduce(|a, b| if b.0 < a.0 { b } else { a })?;
     let speed = v.to_vector().norm();
+    let meets_others = [
+        ids::SEPARATION_TRAFFIC,
+        ids::SEPARATION_PEER,
+        ids::NO_FLY_MOVING_CONFLICT,
+    ]
+    .contains(&id);
+    let escape_ms = if meets_others && speed < HOLDING_SPEED_MPS {
+        super::escape_lead_ms(ctx)
+    } else {
+        0
+    };
     Some(Breach {
         id,
         in_ms: (t.max(0.0) * 1000.0).round() as u64,
         brake_ms: (speed / ctx.vehicle.max_accel_mps2 * 1000.0).round() as u64,
+        escape_ms,
     })
 }
 
@@ -94,7 +122,8 @@ mod tests {
             Breach {
                 id: ids::GEOFENCE_PATH_LEAVES,
                 in_ms: 9_800,
-                brake_ms: 4_000
+                brake_ms: 4_000,
+                escape_ms: 0,
             }
         );
     }
@@ -117,6 +146,10 @@ mod tests {
             (b.id, b.in_ms, b.brake_ms),
             (ids::NO_FLY_MOVING_CONFLICT, 17_600, 0)
         );
+        // Holding does not help a hovering vehicle: it must act the escape lead earlier
+        // (see `escape`: 21 s).
+        assert_eq!(b.escape_ms, 21_000);
+        assert_eq!(b.act_in_ms(), 0);
     }
 
     #[test]

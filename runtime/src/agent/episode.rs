@@ -7,7 +7,7 @@ use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::command::Command;
 use alpha3_core::config::FailsafeStep;
-use alpha3_core::gate::{GateContext, GateState, evaluate_failsafe, time_to_breach};
+use alpha3_core::gate::{GateContext, GateState, evaluate_failsafe_in, time_to_breach};
 use alpha3_core::link::{LinkCondition, LinkMonitor, MonitorSettings};
 use alpha3_core::protocol::{Situation, ToolObservation, catalogue};
 use alpha3_core::record::Event;
@@ -31,7 +31,7 @@ pub struct EpisodeOutcome {
 
 /// Why the loop stopped early: the record could not be written, or the vehicle is gone.
 #[derive(Debug)]
-enum Stop {
+pub(super) enum Stop {
     Record(RecorderError),
     Vehicle(LinkError),
 }
@@ -101,10 +101,10 @@ pub async fn run_episode_on<V: VehicleSide>(
 }
 
 /// The loop's own state besides the side, the gate, the policy and the record.
-struct Loop {
-    watchdog: Watchdog,
+pub(super) struct Loop {
+    pub(super) watchdog: Watchdog,
     monitor: LinkMonitor,
-    interval_ms: u64,
+    pub(super) interval_ms: u64,
     /// Violations of the world already written to the record.
     reported: usize,
 }
@@ -170,8 +170,14 @@ async fn episode_loop<V: VehicleSide>(
             }
             Err(e) => {
                 out.generation_failures += 1;
-                lp.watchdog.generation_failed();
-                if matches!(e, crate::policy::GenerationFailure::Deadline) {
+                let late = matches!(e, crate::policy::GenerationFailure::Deadline);
+                if late {
+                    lp.watchdog.generation_failed();
+                } else {
+                    // An answer, if a useless one: what escalates is how many come in a row.
+                    lp.watchdog.answer_invalid();
+                }
+                if late {
                     // A missed deadline costs world time, during which the watchdog rules.
                     run_side(
                         side,
@@ -248,6 +254,10 @@ async fn episode_loop<V: VehicleSide>(
         out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
         // Let the last command play out (the vehicle's own clock), under the watchdog.
         run_side(side, gate, &mut lp, recorder, turn_end, !watchdog_rules).await?;
+        // A turn spans at least the decision period, even one that moved nothing (no action,
+        // all refused or held back): the world does not wait on the agent.
+        let period_end = started + settings.watchdog.decision_period_ms;
+        run_side(side, gate, &mut lp, recorder, period_end, false).await?;
         recorder.flush()?;
 
         // ---- operator turn ----
@@ -276,6 +286,10 @@ async fn episode_loop<V: VehicleSide>(
         if let Some(reason) = termination(side.world(), lost_for_ms, out, settings) {
             out.success = side.world().mission_report().task_outcome() >= 1.0;
             out.reason = reason;
+            if !out.success {
+                let max_ms = settings.watchdog.handover_max_ms;
+                super::handover::hand_over(side, gate_ctx, &mut lp, recorder, max_ms).await?;
+            }
             return Ok(());
         }
         ctx.advance(
@@ -396,7 +410,7 @@ async fn run_side<V: VehicleSide>(
 }
 
 /// One sample after time moved: link, truth, new violations, and the watchdog's turn.
-async fn tick_after_advance<V: VehicleSide>(
+pub(super) async fn tick_after_advance<V: VehicleSide>(
     side: &mut V,
     gate: &GateContext,
     lp: &mut Loop,
@@ -415,35 +429,62 @@ async fn tick_after_advance<V: VehicleSide>(
     let snapshot = side.snapshot();
     let lost = lp.monitor.state(now).condition == LinkCondition::Lost || side.vehicle_lost();
     lp.watchdog.link_lost(lost);
-    let breach = time_to_breach(gate, &snapshot, now).map(|b| b.in_ms);
-    if let WatchdogAction::Step(step) = lp.watchdog.tick(now, breach) {
-        let command = match step {
-            FailsafeStep::Hold => Command::Hold,
-            FailsafeStep::Return => Command::ReturnToHome,
-            FailsafeStep::Land => Command::Land { site: None },
-        };
-        let verdict = evaluate_failsafe(&snapshot, &command, now);
-        let reason = lp
-            .watchdog
-            .engaged()
-            .map_or_else(String::new, |(_, c)| format!("{c:?}").to_lowercase());
-        if let Some(approved) = verdict.approved() {
-            let receipt = side.execute(approved).await;
-            if !receipt.accepted {
-                tracing::warn!(
-                    "failsafe {} refused by the vehicle: {:?}",
-                    command.name(),
-                    receipt.message
-                );
-            }
-        }
-        recorder.append(
-            now,
-            Event::Watchdog {
-                action: command.name().to_string(),
-                reason,
-            },
-        )?;
+    if lp.watchdog.engaged().is_some() {
+        // The land step weighs the return under way against the way home.
+        let status = super::handover::return_status(gate, &snapshot, now);
+        lp.watchdog.observe_return(now, status);
     }
+    // A holding vehicle must act earlier on traffic: by moving out of the way (escape_ms).
+    let breach = time_to_breach(gate, &snapshot, now).map(|b| b.act_in_ms());
+    if let WatchdogAction::Step(step) = lp.watchdog.tick(now, breach) {
+        take_step(side, gate, lp, recorder, &snapshot, now, step).await?;
+    }
+    Ok(())
+}
+
+/// Takes the watchdog's ladder step `step` through the failsafe path of the gate, and records
+/// it with the watchdog's cause.
+pub(super) async fn take_step<V: VehicleSide>(
+    side: &mut V,
+    gate: &GateContext,
+    lp: &Loop,
+    recorder: &mut Recorder,
+    snapshot: &alpha3_core::snapshot::VehicleSnapshot,
+    now: u64,
+    step: FailsafeStep,
+) -> Result<(), Stop> {
+    let command = match step {
+        FailsafeStep::Hold => Command::Hold,
+        FailsafeStep::Return => Command::ReturnToHome,
+        FailsafeStep::Land => Command::Land { site: None },
+    };
+    // Knowing the airspace: a landing below the band continues, a hold in traffic's way
+    // becomes a move out of it.
+    let verdict = evaluate_failsafe_in(gate, snapshot, &command, now);
+    let reason = lp
+        .watchdog
+        .engaged()
+        .map_or_else(String::new, |(_, c)| format!("{c:?}").to_lowercase());
+    if let Some(approved) = verdict.approved() {
+        let receipt = side.execute(approved).await;
+        if !receipt.accepted {
+            tracing::warn!(
+                "failsafe {} refused by the vehicle: {:?}",
+                command.name(),
+                receipt.message
+            );
+        }
+    }
+    recorder.append(
+        now,
+        Event::Watchdog {
+            // What was flown: the gate may have made the step a landing or a move.
+            action: verdict
+                .approved()
+                .map_or(command.name(), |a| a.command().name())
+                .to_string(),
+            reason,
+        },
+    )?;
     Ok(())
 }

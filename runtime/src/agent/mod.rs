@@ -9,10 +9,16 @@
 //!
 //! World time is simulated and independent of how long a model thinks: a decision takes no
 //! world time unless it misses its deadline, when the world runs on for the deadline under the
-//! watchdog. So a record replayed with its own completions reproduces itself.
+//! watchdog. So a record replayed with its own completions reproduces itself. Every agent turn
+//! spans at least the configured decision period (`watchdog.decision_period_ms`), so a turn
+//! that moves nothing still lets the world, its faults and the watchdog's ladder go on.
+//!
+//! An episode that ends without success with the vehicle in the air hands it to the failsafe,
+//! which brings it down before the termination is recorded (`handover`).
 
 mod episode;
 mod execute;
+mod handover;
 mod linked;
 pub mod onboard;
 mod settings;

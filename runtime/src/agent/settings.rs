@@ -72,6 +72,8 @@ impl Default for EpisodeSettings {
                 max_generation_failures: 3,
                 min_time_to_breach_ms: 3_000,
                 hold_setpoint_hz: 10.0,
+                decision_period_ms: 5_000,
+                handover_max_ms: 600_000,
             },
         }
     }

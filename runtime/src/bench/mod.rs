@@ -60,6 +60,11 @@ pub enum BenchError {
     Output(String),
     #[error("merge: {0}")]
     Merge(String),
+    #[error(
+        "episode {id} has been running for {secs} s without finishing (a policy stuck in a \
+         computation); giving up — the records so far are kept, a rerun resumes"
+    )]
+    Stalled { id: String, secs: u64 },
 }
 
 impl BenchError {
@@ -89,6 +94,8 @@ pub struct RunOptions {
     pub concurrency: Option<usize>,
     /// Draw the progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// Give up on an episode running longer than this (default: [`worker::stall_limit`]).
+    pub stall_limit: Option<std::time::Duration>,
 }
 
 /// What a run did.
@@ -124,9 +131,18 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         state.pending.len(),
         options.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
     );
-    let flown = worker::run_all(&suite, &plan, &state.pending, &records, concurrency, |r| {
-        bar.tick(r.eval.success)
-    });
+    let stall_limit = options
+        .stall_limit
+        .unwrap_or_else(|| worker::stall_limit(&suite));
+    let flown = worker::run_all(
+        &suite,
+        &plan,
+        &state.pending,
+        &records,
+        concurrency,
+        stall_limit,
+        |r| bar.tick(r.eval.success),
+    );
     bar.finish();
     let flown = flown?;
     let skipped = state.done.len();

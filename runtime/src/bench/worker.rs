@@ -4,6 +4,11 @@
 //! once per worker on first use and reused for every later episode of that policy on the worker
 //! (a local model keeps its prompt-header KV cache warm across episodes); the scripted agent is
 //! built per episode from its scenario, and a replay per episode so it starts at its first turn.
+//!
+//! A policy stuck in a computation never returns to the runtime, so no deadline can stop it:
+//! the calling thread watches how long each worker has been on its episode and, past
+//! `stall_limit`, gives up with an error naming the episode (the records written so far stay;
+//! a rerun resumes). Workers are detached threads for that reason — a stuck one is not joined.
 
 use super::BenchError;
 use super::episode::fly;
@@ -16,74 +21,104 @@ use alpha3_core::config::PolicyBackend;
 use alpha3_core::score::Scorer;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 /// What a worker reports for one episode.
 pub type Report = Result<EpisodeResult, BenchError>;
 
+/// The work shared by the workers.
+struct Shared {
+    suite: Suite,
+    plan: Vec<PlannedEpisode>,
+    pending: Vec<usize>,
+    records: PathBuf,
+    next: AtomicUsize,
+    stop: AtomicBool,
+    /// Per worker: the episode it is flying and since when.
+    busy: Vec<Mutex<Option<(String, Instant)>>>,
+}
+
 /// Flies `pending` (indices into `plan`) on `concurrency` threads; `on_result` sees every
 /// result as it arrives, on the calling thread. Stops taking new episodes after the first
-/// error, lets the running ones finish, and returns that error.
+/// error, lets the running ones finish, and returns that error. An episode running longer than
+/// `stall_limit` is an error too (returned at once; its worker is abandoned).
 pub fn run_all(
     suite: &Suite,
     plan: &[PlannedEpisode],
     pending: &[usize],
     records: &Path,
     concurrency: usize,
+    stall_limit: Duration,
     mut on_result: impl FnMut(&EpisodeResult),
 ) -> Result<Vec<EpisodeResult>, BenchError> {
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
     let workers = concurrency.clamp(1, pending.len().max(1));
+    let shared = Arc::new(Shared {
+        suite: suite.clone(),
+        plan: plan.to_vec(),
+        pending: pending.to_vec(),
+        records: records.to_path_buf(),
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        busy: (0..workers).map(|_| Mutex::new(None)).collect(),
+    });
     let (tx, rx) = mpsc::channel::<Report>();
+    for w in 0..workers {
+        let tx = tx.clone();
+        let mine = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new()
+            .name(format!("alpha3-bench-{w}"))
+            .spawn(move || worker(&mine, w, &tx));
+        if let Err(e) = spawned {
+            shared_stop(&shared);
+            return Err(BenchError::Worker(e.to_string()));
+        }
+    }
+    drop(tx);
     let mut results = Vec::with_capacity(pending.len());
     let mut first_error = None;
-    std::thread::scope(|scope| {
-        for w in 0..workers {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            let spawned = std::thread::Builder::new()
-                .name(format!("alpha3-bench-{w}"))
-                .spawn_scoped(scope, move || {
-                    worker(suite, plan, pending, records, next, stop, &tx);
-                });
-            if let Err(e) = spawned {
-                stop.store(true, Ordering::Relaxed);
-                first_error = Some(BenchError::Worker(e.to_string()));
-                break;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(250)) {
+            Ok(Ok(r)) => {
+                on_result(&r);
+                results.push(r);
             }
-        }
-        drop(tx);
-        for report in rx {
-            match report {
-                Ok(r) => {
-                    on_result(&r);
-                    results.push(r);
-                }
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
+            Ok(Err(e)) => {
+                shared_stop(&shared);
+                first_error.get_or_insert(e);
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some((id, secs)) = stalled(&shared, stall_limit) {
+                    shared_stop(&shared);
+                    return Err(BenchError::Stalled { id, secs });
                 }
             }
         }
-    });
+    }
     match first_error {
         Some(e) => Err(e),
         None => Ok(results),
     }
 }
 
-fn worker(
-    suite: &Suite,
-    plan: &[PlannedEpisode],
-    pending: &[usize],
-    records: &Path,
-    next: &AtomicUsize,
-    stop: &AtomicBool,
-    tx: &mpsc::Sender<Report>,
-) {
+fn shared_stop(shared: &Shared) {
+    shared.stop.store(true, Ordering::Relaxed);
+}
+
+/// The episode a worker has been on for longer than `limit`, if any.
+fn stalled(shared: &Shared, limit: Duration) -> Option<(String, u64)> {
+    shared.busy.iter().find_map(|slot| {
+        let guard = slot.lock().ok()?;
+        let (id, since) = guard.as_ref()?;
+        let t = since.elapsed();
+        (t > limit).then(|| (id.clone(), t.as_secs()))
+    })
+}
+
+fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Report>) {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -101,11 +136,17 @@ fn worker(
             return;
         }
     };
+    let suite = &shared.suite;
     let mut kept: HashMap<usize, Box<dyn Policy>> = HashMap::new();
-    while !stop.load(Ordering::Relaxed) {
-        let k = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&i) = pending.get(k) else { break };
-        let ep = &plan[i];
+    while !shared.stop.load(Ordering::Relaxed) {
+        let k = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&i) = shared.pending.get(k) else {
+            break;
+        };
+        let ep = &shared.plan[i];
+        if let Ok(mut slot) = shared.busy[w].lock() {
+            *slot = Some((ep.id.clone(), Instant::now()));
+        }
         let report = runtime.block_on(async {
             let mut fresh;
             let policy: &mut dyn Policy = match policy_kind(suite, ep.policy) {
@@ -122,8 +163,11 @@ fn worker(
                     }
                 },
             };
-            fly(suite, ep, policy, records, &scorer).await
+            fly(suite, ep, policy, &shared.records, &scorer).await
         });
+        if let Ok(mut slot) = shared.busy[w].lock() {
+            *slot = None;
+        }
         if tx.send(report).is_err() {
             break;
         }
@@ -169,4 +213,18 @@ fn build(suite: &Suite, policy: usize) -> Result<Box<dyn Policy>, BenchError> {
         name: p.name.clone(),
         message: e.to_string(),
     })
+}
+
+/// How long one episode may take before the run gives up on it: every turn's decision
+/// deadline for every attempt, twice over, and at least ten minutes.
+pub fn stall_limit(suite: &Suite) -> Duration {
+    let worst = suite
+        .policies
+        .iter()
+        .filter_map(|p| p.config.policy.as_ref())
+        .map(|p| p.deadline_ms * u64::from(p.max_attempts.max(1)))
+        .max()
+        .unwrap_or(0)
+        * u64::from(suite.bench.max_turns.max(1));
+    Duration::from_millis((2 * worst).max(600_000))
 }

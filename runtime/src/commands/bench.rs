@@ -29,6 +29,10 @@ pub struct BenchArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Give up when one episode runs longer than this many seconds of wall time (a stuck
+    /// policy); default: twice every turn's deadline for every attempt, at least 600.
+    #[arg(long)]
+    pub episode_timeout_s: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -90,6 +94,7 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         shard,
         concurrency: args.concurrency,
         progress: !args.quiet,
+        stall_limit: args.episode_timeout_s.map(std::time::Duration::from_secs),
     })?;
     let rate = summary.flown as f64 / summary.elapsed_s.max(1e-9);
     eprintln!(

@@ -21,6 +21,7 @@ const PLANNING_UNCERTAINTY_M: f64 = 4.0;
 /// Plans of other aircraft are known this far past the mission's time budget, seconds.
 const PLAN_TAIL_S: f64 = 600.0;
 const PLAN_STEP_S: f64 = 2.0;
+const OBSTACLE_PREFIX: &str = "obstacle-";
 
 /// Findings that are about where the leg goes (a detour helps), not when (waiting helps).
 pub(super) const STATIC_IDS: [&str; 6] = [
@@ -61,6 +62,9 @@ fn base_profile() -> VehicleProfile {
 #[derive(Debug, Clone)]
 pub(super) struct PathCheck {
     gate: GateContext,
+    /// The same, against moving obstacles only, with their radius on top: the gate knows them
+    /// by their centres, the truth measures to their surface.
+    obstacles: Option<GateContext>,
 }
 
 impl PathCheck {
@@ -68,18 +72,34 @@ impl PathCheck {
     /// over the whole mission. `None` when the scenario does not make a gate context.
     pub fn new(scenario: &Scenario, limits: &Limits) -> Option<Self> {
         let mut limits = limits.clone();
-        // The gate knows moving obstacles by their centres; the truth measures to their surface.
-        let obstacle_radius = moving_obstacles(scenario)
+        limits.min_separation_m += EXTRA_SEPARATION_M;
+        limits.position_uncertainty_m = limits.position_uncertainty_m.max(PLANNING_UNCERTAINTY_M);
+        let profile = crate::agent::profile_for_scenario(scenario, &base_profile());
+        let mut gate = GateContext::from_scenario(scenario, &limits, &profile, 0).ok()?;
+        let plans = known_plans(scenario);
+        gate.set_peer_plans(plans.clone()).ok()?;
+        let radius = moving_obstacles(scenario)
             .iter()
             .map(|o| o.radius_m)
             .filter(|r| r.is_finite())
             .fold(0.0, f64::max);
-        limits.min_separation_m += EXTRA_SEPARATION_M + obstacle_radius;
-        limits.position_uncertainty_m = limits.position_uncertainty_m.max(PLANNING_UNCERTAINTY_M);
-        let profile = crate::agent::profile_for_scenario(scenario, &base_profile());
-        let mut gate = GateContext::from_scenario(scenario, &limits, &profile, 0).ok()?;
-        gate.set_peer_plans(known_plans(scenario)).ok()?;
-        Some(Self { gate })
+        let obstacles = if radius > 0.0 {
+            let mut wide = limits.clone();
+            wide.min_separation_m += radius;
+            let mut g = GateContext::from_scenario(scenario, &wide, &profile, 0).ok()?;
+            g.set_traffic(Vec::new()).ok()?;
+            g.set_peer_plans(
+                plans
+                    .into_iter()
+                    .filter(|p| p.peer.starts_with(OBSTACLE_PREFIX))
+                    .collect(),
+            )
+            .ok()?;
+            Some(g)
+        } else {
+            None
+        };
+        Some(Self { gate, obstacles })
     }
 
     /// Denial finding ids for a leg `from` → `to` started at rest at scenario time `t_s`
@@ -102,9 +122,38 @@ impl PathCheck {
             target: Enu::new(to[0], to[1], to[2]),
             speed_mps: None,
         };
-        match evaluate(&self.gate, &snap, &command, t_ms, &mut GateState::default()) {
-            Verdict::Denied(findings) => findings.iter().map(|f| f.id).collect(),
-            _ => Vec::new(),
+        let mut found = Vec::new();
+        for gate in std::iter::once(&self.gate).chain(&self.obstacles) {
+            if let Verdict::Denied(findings) =
+                evaluate(gate, &snap, &command, t_ms, &mut GateState::default())
+            {
+                found.extend(findings.iter().map(|f| f.id));
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Whether the gate would let the vehicle return home from `at` at `t_s` (a watchdog return
+    /// it rules out becomes a landing on the spot). Traffic in the way does not rule it out.
+    pub fn return_ok(&self, now: &VehicleSnapshot, at: [f64; 3], t_s: f64) -> bool {
+        let t_ms = (t_s.max(0.0) * 1000.0).round() as u64;
+        let snap = VehicleSnapshot {
+            time_ms: t_ms,
+            position: Enu::new(at[0], at[1], at[2]),
+            velocity: Enu::new(0.0, 0.0, 0.0),
+            ..*now
+        };
+        match evaluate(
+            &self.gate,
+            &snap,
+            &Command::ReturnToHome,
+            t_ms,
+            &mut GateState::default(),
+        ) {
+            Verdict::Denied(findings) => findings.iter().all(|f| TIMED_IDS.contains(&f.id)),
+            _ => true,
         }
     }
 
@@ -112,6 +161,9 @@ impl PathCheck {
     /// (checked as a short hop there, whose plan holds at the target for the gate's horizon).
     pub fn hold_is_clear(&self, now: &VehicleSnapshot, at: [f64; 3], t0_s: f64, t1_s: f64) -> bool {
         let step = self.gate.tuning().hold_horizon_s.max(2.0);
+        if !(t0_s.is_finite() && t1_s.is_finite()) {
+            return false;
+        }
         let hop = [at[0] + 0.5, at[1], at[2]];
         let mut t = t0_s;
         loop {
@@ -158,7 +210,7 @@ fn known_plans(scenario: &Scenario) -> Vec<PeerPlan> {
         .collect();
     for (i, o) in moving_obstacles(scenario).iter().enumerate() {
         plans.push(PeerPlan {
-            peer: format!("obstacle-{i}"),
+            peer: format!("{OBSTACLE_PREFIX}{i}"),
             knots: knots(&|t| o.center_at(t)),
         });
     }

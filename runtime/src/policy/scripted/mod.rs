@@ -39,6 +39,8 @@ use timing::{OUTAGE_LEAD_S, OUTAGE_TAIL_S, Outage, TURN_HORIZON_S, bounds, outag
 use tokio::time::Instant;
 use words::Heard;
 
+/// Agent turns the loop allows per episode (12 dialogue turns, every other one the operator's).
+const AGENT_TURNS: u32 = 6;
 /// Tool actions the loop allows per episode (ALPHA3.md §1), less one kept for a landing.
 const ACTION_BUDGET: usize = 24;
 /// Waits before a leg to try when traffic or a moving zone is in its way, seconds.
@@ -102,6 +104,7 @@ pub struct ScriptedPolicy {
 }
 
 /// One turn being put together, with the world time its commands are expected to take.
+#[derive(Debug, Clone)]
 struct Plan {
     actions: Vec<Action>,
     tags: Vec<Tag>,
@@ -380,6 +383,20 @@ impl ScriptedPolicy {
             return self.land(plan, s);
         }
         let first = self.next;
+        if self.turns >= AGENT_TURNS {
+            // The last turn: finish the mission in it, or put the vehicle down at a site rather
+            // than leave it in the air when the episode ends.
+            let mut trial = self.clone();
+            let mut tried = plan.clone();
+            trial.fly(&mut tried, s);
+            let n = trial.targets().len();
+            let finished = trial.next >= n
+                && trial.revisit().is_none()
+                && (n == 0 || !far(tried.at, trial.targets()[n - 1].point));
+            if !finished {
+                return self.land(plan, s);
+            }
+        }
         let flown = self.fly(plan, s);
         if plan.lo_s - plan.start_s < MIN_TURN_S {
             // A turn always lets some world time pass, so nothing waits on a frozen clock.
@@ -407,13 +424,19 @@ impl ScriptedPolicy {
     fn fly(&mut self, plan: &mut Plan, s: &VehicleSnapshot) -> Flown {
         let horizon = plan.start_s + TURN_HORIZON_S;
         let mut reached: Option<usize> = None;
+        // The way back to the mission's end is tried once per turn: a gate that will not take
+        // it now must not keep this loop asking.
+        let mut end_tried = false;
         'targets: loop {
             let n = self.targets().len();
             let (k, forward) = match self.revisit() {
                 Some(k) => (k, false),
                 None if self.next < n => (self.next, true),
                 // Everything done elsewhere (a revisit): end the mission where it ends.
-                None if n > 0 && far(plan.at, self.targets()[n - 1].point) => (n - 1, false),
+                None if n > 0 && !end_tried && far(plan.at, self.targets()[n - 1].point) => {
+                    end_tried = true;
+                    (n - 1, false)
+                }
                 None => break,
             };
             let goal = self.targets()[k].point;
@@ -538,6 +561,12 @@ impl ScriptedPolicy {
                         return Step::Stop;
                     }
                     outage_held = true;
+                    if o.end_s - o.start_s > WATCHDOG_STEP_S - 1.0 {
+                        // The watchdog has started a return home by now: stop it at once, and
+                        // plan the rest from wherever it left the vehicle.
+                        plan.push(Action::mcp("hold", json!({})), Tag::Other);
+                        return Step::Stop;
+                    }
                     continue;
                 }
                 limit = limit.min(o.start_s - OUTAGE_LEAD_S);
@@ -765,6 +794,9 @@ impl ScriptedPolicy {
         if drift_from >= until {
             return true;
         }
+        if !c.return_ok(s, spot, drift_from) {
+            return false;
+        }
         let home = self.mission.sites[0];
         let (lo, hi) = self.mission.band;
         let (dx, dy) = (home[0] - spot[0], home[1] - spot[1]);
@@ -859,7 +891,11 @@ impl Policy for ScriptedPolicy {
 fn reach_of(end: &[f64; 3], from: &[f64; 3], to: &[f64; 3]) -> f64 {
     let d = |a: &[f64; 3], b: &[f64; 3]| (b[0] - a[0]).hypot(b[1] - a[1]).hypot(b[2] - a[2]);
     let total = d(from, to);
-    if total > 0.0 { d(from, end) / total } else { 1.0 }
+    if total > 0.0 {
+        d(from, end) / total
+    } else {
+        1.0
+    }
 }
 
 /// Whether `a` is off the point `b` by more than the waypoint tolerance.
