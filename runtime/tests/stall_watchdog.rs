@@ -235,14 +235,26 @@ fn check_hold_return_land(what: &str, lines: &[RecordLine], home: [f64; 2]) {
     };
     let (t_hold, t_return) = (at("hold"), at("return_to_home"));
     assert!(t_hold < t_return, "{what}: {steps:?}");
-    let ladder: Vec<&str> = steps.iter().map(|s| s.1.as_str()).collect();
+    // The gate's escapes from a predicted breach (a climb or a hold out of traffic's way) are
+    // not rungs of the ladder; an escape hold stands for the ladder's own hold.
+    let mut ladder: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.2 != "predictedbreach")
+        .map(|s| s.1.as_str())
+        .collect();
+    if ladder.first() != Some(&"hold") {
+        ladder.insert(0, "hold");
+    }
     assert_eq!(
         ladder,
         ["hold", "return_to_home"],
         "{what}: the land step cut the return short"
     );
     for s in &steps {
-        assert_eq!(s.2, "deadlinemissed", "{what}: cause {s:?}");
+        assert!(
+            s.2 == "deadlinemissed" || s.2 == "predictedbreach",
+            "{what}: cause {s:?}"
+        );
     }
     eprintln!(
         "{what}: hold {:.1} s, return {:.1} s (world time)",
