@@ -83,7 +83,8 @@ async fn a_cable_pull_mid_flight_reconnects_without_losing_state() {
     );
 
     pty.plug();
-    let back = tokio::time::timeout(SECS(10), async {
+    // Generous: socat re-creating the pty and the reopen backoff are slow on a loaded machine.
+    let back = tokio::time::timeout(SECS(30), async {
         loop {
             let s = link.status();
             if s.transport_open && !s.autopilot_lost {
