@@ -27,6 +27,7 @@ pub mod frames;
 pub mod gate;
 pub mod link;
 pub mod protocol;
+pub mod px4_modes;
 pub mod record;
 pub mod scenario;
 pub mod schema;

@@ -4,21 +4,7 @@ use crate::dialect::id;
 use crate::preflight::{FailsafeParam, OffWhen};
 use alpha3_core::snapshot::FlightMode;
 
-pub const MAIN_MANUAL: u8 = 1;
-pub const MAIN_ALTCTL: u8 = 2;
-pub const MAIN_POSCTL: u8 = 3;
-pub const MAIN_AUTO: u8 = 4;
-pub const MAIN_ACRO: u8 = 5;
-pub const MAIN_OFFBOARD: u8 = 6;
-pub const MAIN_STABILIZED: u8 = 7;
-
-pub const SUB_READY: u8 = 1;
-pub const SUB_TAKEOFF: u8 = 2;
-pub const SUB_LOITER: u8 = 3;
-pub const SUB_MISSION: u8 = 4;
-pub const SUB_RTL: u8 = 5;
-pub const SUB_LAND: u8 = 6;
-pub const SUB_PRECLAND: u8 = 9;
+pub use alpha3_core::px4_modes::*;
 
 /// Packs PX4's main and sub mode into a HEARTBEAT custom_mode.
 pub const fn px4_custom_mode(main: u8, sub: u8) -> u32 {

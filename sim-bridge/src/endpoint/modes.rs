@@ -3,20 +3,7 @@
 
 use super::codec::mav::MavModeFlag;
 
-pub const MAIN_MANUAL: u8 = 1;
-pub const MAIN_ALTCTL: u8 = 2;
-pub const MAIN_POSCTL: u8 = 3;
-pub const MAIN_AUTO: u8 = 4;
-pub const MAIN_ACRO: u8 = 5;
-pub const MAIN_OFFBOARD: u8 = 6;
-pub const MAIN_STABILIZED: u8 = 7;
-
-pub const SUB_READY: u8 = 1;
-pub const SUB_TAKEOFF: u8 = 2;
-pub const SUB_LOITER: u8 = 3;
-pub const SUB_MISSION: u8 = 4;
-pub const SUB_RTL: u8 = 5;
-pub const SUB_LAND: u8 = 6;
+pub use alpha3_core::px4_modes::*;
 
 /// A PX4 mode: main mode and (for AUTO) sub mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
