@@ -4,49 +4,20 @@
 //! stops the vehicle cleanly.
 #![allow(clippy::unwrap_used)]
 
-mod loopback_common;
+mod sitl_support;
 
-use loopback_common::{python, script};
 use serde_json::Value;
+use sitl_support::{alpha3, python, root};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// SITL instance for this test: companion port 14587, sends from 14627 and 18617.
 const INSTANCE: u16 = 47;
 
-/// The `alpha3` binary next to this test's binary (target/<profile>/), brought up to date
-/// first (a no-op when the workspace build already made it) so a stale binary is never tested.
-fn alpha3_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-        Some("debug") | None => "dev".to_string(),
-        Some(p) => p.to_string(),
-    };
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "alpha3",
-            "--bin",
-            "alpha3",
-            "--profile",
-        ])
-        .arg(&profile)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .unwrap();
-    assert!(status.success(), "building alpha3 failed");
-    let bin = profile_dir.join("alpha3");
-    assert!(bin.exists(), "no alpha3 binary at {}", bin.display());
-    bin
-}
-
 /// Suite scenario 0 with the vehicle on the ground, as a file.
 fn ground_scenario(dir: &Path) -> PathBuf {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/scenarios/sc-0000.json");
+    let src = root().join("configs/scenarios/sc-0000.json");
     let mut s: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
     s["spawn"]["xyz"][2] = Value::from(0.0);
     let path = dir.join("ground.json");
@@ -56,16 +27,9 @@ fn ground_scenario(dir: &Path) -> PathBuf {
 
 #[test]
 fn pymavlink_flies_the_sim_vehicle_as_it_would_px4_sitl() {
-    let Some(python) = python() else {
-        eprintln!(
-            "SKIPPED: no Python with pymavlink (.venv/bin/python or $ALPHA3_PYTHON) — \
-             run scripts/setup.sh"
-        );
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
     let scenario = ground_scenario(dir.path());
-    let mut vehicle = Command::new(alpha3_binary())
+    let mut vehicle = alpha3()
         .args(["sim-vehicle", "--scenario"])
         .arg(&scenario)
         .args(["--instance", &INSTANCE.to_string(), "--seed", "3"])
@@ -74,13 +38,13 @@ fn pymavlink_flies_the_sim_vehicle_as_it_would_px4_sitl() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let client = Command::new(python)
-        .arg(script("px4_client.py"))
+    let client = std::process::Command::new(python())
+        .arg(root().join("tests/py/px4_client.py"))
         .args(["--port", &(14540 + INSTANCE).to_string(), "--height", "4"])
         .output()
         .unwrap();
     // SIGTERM, as a service manager would stop it.
-    let killed = Command::new("kill")
+    let killed = std::process::Command::new("kill")
         .args(["-TERM", &vehicle.id().to_string()])
         .status()
         .unwrap();
