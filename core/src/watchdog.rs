@@ -79,6 +79,8 @@ pub struct Watchdog {
     /// While returning, the last progress: the least distance to home so far, the height
     /// then, and when.
     return_mark: Option<(f64, f64, u64)>,
+    /// When a predicted breach last took the hold (again).
+    breach_repeat_ms: Option<u64>,
 }
 
 impl Watchdog {
@@ -97,6 +99,7 @@ impl Watchdog {
             ended: false,
             return_status: None,
             return_mark: None,
+            breach_repeat_ms: None,
         }
     }
 
@@ -138,9 +141,8 @@ impl Watchdog {
     /// What to do at `now_ms`, given the gate's predicted time to breach for the current
     /// trajectory (`None` when no breach is predicted).
     pub fn tick(&mut self, now_ms: u64, time_to_breach_ms: Option<u64>) -> WatchdogAction {
-        let cause = if time_to_breach_ms.is_some_and(|t| t < self.min_time_to_breach_ms) {
-            Some(Cause::PredictedBreach)
-        } else if self.link_lost {
+        let breach = time_to_breach_ms.is_some_and(|t| t < self.min_time_to_breach_ms);
+        let escalation = if self.link_lost {
             Some(Cause::LinkLost)
         } else if self.failures >= self.max_failures {
             Some(Cause::GenerationFailures)
@@ -154,42 +156,62 @@ impl Watchdog {
         } else {
             None
         };
-        let Some(cause) = cause else {
+        if !breach && escalation.is_none() {
             return if self.pending_since_ms.is_some() {
                 WatchdogAction::StreamHold
             } else {
                 WatchdogAction::None
             };
-        };
+        }
         if self.ladder.is_empty() {
             return WatchdogAction::StreamHold;
         }
-        self.cause = Some(cause);
-        let next = match self.level {
-            None => Some(0),
-            // A predicted breach asks for the first step (hold) at once, and while a hold is
-            // the step taken, again every PREDICTED_BREACH_REPEAT_MS: holding does not help a
-            // holding vehicle in traffic's way, but the gate's failsafe path turns the hold
-            // into a move out of it (found by the adversarial policies: with the ladder engaged,
-            // traffic flew by a holding vehicle closer than the separation). A return or a
-            // landing under way is left alone.
-            Some((i, at)) if cause == Cause::PredictedBreach => (self.ladder[i]
-                == FailsafeStep::Hold
-                && now_ms.saturating_sub(at) >= PREDICTED_BREACH_REPEAT_MS)
-                .then_some(i),
-            Some((i, at)) if now_ms.saturating_sub(at) >= self.step_interval_ms => {
-                (i + 1 < self.ladder.len()).then_some(i + 1)
+        // The ladder's own escalation comes first: a predicted breach (a drifting estimate near
+        // the fence, traffic) must not keep a return that is ruled out from its land step
+        // (found by the fault matrix: GNSS jammed on the way home, a breach predicted all the
+        // way, and the land step never came).
+        let next = match (self.level, escalation) {
+            (None, Some(cause)) if !breach => self.refine_step(0, now_ms).map(|i| (i, cause)),
+            (Some((i, at)), Some(cause)) if now_ms.saturating_sub(at) >= self.step_interval_ms => {
+                (i + 1 < self.ladder.len())
+                    .then_some(i + 1)
+                    .and_then(|i| self.refine_step(i, now_ms))
+                    .map(|i| (i, cause))
             }
-            Some(_) => None,
+            _ => None,
         };
-        match next.and_then(|i| self.refine_step(i, now_ms)) {
-            Some(i) => {
-                self.level = Some((i, now_ms));
-                self.return_mark = None;
-                WatchdogAction::Step(self.ladder[i])
+        // A predicted breach asks for the first step (hold) at once, and while a hold is the
+        // step taken, again every PREDICTED_BREACH_REPEAT_MS: holding does not help a holding
+        // vehicle in traffic's way, but the gate's failsafe path turns the hold into a move out
+        // of it (found by the adversarial policies: with the ladder engaged, traffic flew by a
+        // holding vehicle closer than the separation). A return or a landing under way is left
+        // alone. The repeat keeps the time the hold was first taken, so the ladder still steps
+        // on from it.
+        let next = next.or_else(|| match self.level {
+            _ if !breach => None,
+            None => self
+                .refine_step(0, now_ms)
+                .map(|i| (i, Cause::PredictedBreach)),
+            Some((i, at)) => {
+                let last = self.breach_repeat_ms.map_or(at, |t| t.max(at));
+                (self.ladder[i] == FailsafeStep::Hold
+                    && now_ms.saturating_sub(last) >= PREDICTED_BREACH_REPEAT_MS)
+                    .then_some((i, Cause::PredictedBreach))
             }
-            None => WatchdogAction::StreamHold,
+        });
+        let Some((i, cause)) = next else {
+            return WatchdogAction::StreamHold;
+        };
+        let repeat = self.level.is_some_and(|(j, _)| j == i);
+        if !repeat {
+            self.level = Some((i, now_ms));
+            self.return_mark = None;
         }
+        if cause == Cause::PredictedBreach {
+            self.breach_repeat_ms = Some(now_ms);
+        }
+        self.cause = Some(cause);
+        WatchdogAction::Step(self.ladder[i])
     }
 
     /// The step taken last and why, if the ladder is engaged.
@@ -580,6 +602,41 @@ mod tests {
         assert_eq!(
             w.tick(20_000, None),
             WatchdogAction::Step(FailsafeStep::Land)
+        );
+    }
+
+    #[test]
+    fn a_predicted_breach_does_not_keep_a_ruled_out_return_from_its_land_step() {
+        // Returning since 10 s; from 15 s the return is ruled out (no fix) and a breach is
+        // predicted all the time (the estimate drifts towards the fence).
+        let mut w = returning(way(400.0, false));
+        w.observe_return(12_000, way(380.0, false));
+        assert_eq!(w.tick(12_000, Some(1_000)), WatchdogAction::StreamHold);
+        w.observe_return(15_000, way(370.0, true));
+        assert_eq!(w.tick(15_000, Some(1_000)), WatchdogAction::StreamHold);
+        w.observe_return(20_000, way(370.0, true));
+        assert_eq!(
+            w.tick(20_000, Some(1_000)),
+            WatchdogAction::Step(FailsafeStep::Land)
+        );
+        assert_eq!(w.engaged(), Some((FailsafeStep::Land, Cause::LinkLost)));
+    }
+
+    #[test]
+    fn a_hold_repeated_for_a_predicted_breach_still_steps_on_to_the_return() {
+        let mut w = Watchdog::new(&config(), 60_000);
+        w.link_lost(true);
+        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        // Traffic: the hold is taken again every 5 s …
+        assert_eq!(
+            w.tick(5_000, Some(1_000)),
+            WatchdogAction::Step(FailsafeStep::Hold)
+        );
+        assert_eq!(w.tick(7_000, Some(1_000)), WatchdogAction::StreamHold);
+        // … but the return is due 10 s after the hold was first taken.
+        assert_eq!(
+            w.tick(10_000, Some(1_000)),
+            WatchdogAction::Step(FailsafeStep::Return)
         );
     }
 
