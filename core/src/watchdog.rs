@@ -81,6 +81,8 @@ pub struct Watchdog {
     return_mark: Option<(f64, f64, u64)>,
     /// When a predicted breach last took the hold (again).
     breach_repeat_ms: Option<u64>,
+    /// Why the step taken last was first taken (a repeat does not change it).
+    level_cause: Option<Cause>,
 }
 
 impl Watchdog {
@@ -100,6 +102,7 @@ impl Watchdog {
             return_status: None,
             return_mark: None,
             breach_repeat_ms: None,
+            level_cause: None,
         }
     }
 
@@ -170,6 +173,19 @@ impl Watchdog {
         // the fence, traffic) must not keep a return that is ruled out from its land step
         // (found by the fault matrix: GNSS jammed on the way home, a breach predicted all the
         // way, and the land step never came).
+        // A hold taken for a predicted breach is not time served for a cause that escalates:
+        // that cause's ladder starts at its hold, now (found by the scripted suite: a link lost
+        // 15 s into a breach hold skipped the return — ruled out for a moment by GNSS jamming —
+        // and landed the vehicle off-site, where waiting out the link would have returned it).
+        if let (Some((i, _)), Some(cause)) = (self.level, escalation)
+            && self.level_cause == Some(Cause::PredictedBreach)
+            && self.ladder[i] == FailsafeStep::Hold
+        {
+            self.level = Some((i, now_ms));
+            self.level_cause = Some(cause);
+            self.cause = Some(cause);
+            return WatchdogAction::Step(FailsafeStep::Hold);
+        }
         let next = match (self.level, escalation) {
             (None, Some(cause)) if !breach => self.refine_step(0, now_ms).map(|i| (i, cause)),
             (Some((i, at)), Some(cause)) if now_ms.saturating_sub(at) >= self.step_interval_ms => {
@@ -205,6 +221,7 @@ impl Watchdog {
         let repeat = self.level.is_some_and(|(j, _)| j == i);
         if !repeat {
             self.level = Some((i, now_ms));
+            self.level_cause = Some(cause);
             self.return_mark = None;
         }
         if cause == Cause::PredictedBreach {
@@ -270,6 +287,7 @@ impl Watchdog {
             self.level = Some((i, now_ms));
             self.return_mark = None;
             self.cause.get_or_insert(Cause::EpisodeEnded);
+            self.level_cause = self.cause;
         }
         let target = index(FailsafeStep::Return)
             .and_then(|i| self.refine_step(i, now_ms))
@@ -279,6 +297,7 @@ impl Watchdog {
                 self.level = Some((i, now_ms));
                 self.return_mark = None;
                 self.cause = Some(Cause::EpisodeEnded);
+                self.level_cause = self.cause;
                 WatchdogAction::Step(self.ladder[i])
             }
             _ => WatchdogAction::StreamHold,
@@ -620,6 +639,28 @@ mod tests {
             WatchdogAction::Step(FailsafeStep::Land)
         );
         assert_eq!(w.engaged(), Some((FailsafeStep::Land, Cause::LinkLost)));
+    }
+
+    #[test]
+    fn a_breach_hold_is_not_time_served_for_a_lost_link() {
+        let mut w = Watchdog::new(&config(), 60_000);
+        assert_eq!(
+            w.tick(0, Some(1_000)),
+            WatchdogAction::Step(FailsafeStep::Hold)
+        );
+        w.link_lost(true);
+        // The link's ladder starts now, at its hold …
+        assert_eq!(
+            w.tick(12_000, Some(1_000)),
+            WatchdogAction::Step(FailsafeStep::Hold)
+        );
+        assert_eq!(w.engaged(), Some((FailsafeStep::Hold, Cause::LinkLost)));
+        assert_eq!(w.tick(21_000, None), WatchdogAction::StreamHold);
+        // … and its return is due one interval later.
+        assert_eq!(
+            w.tick(22_000, None),
+            WatchdogAction::Step(FailsafeStep::Return)
+        );
     }
 
     #[test]

@@ -266,6 +266,11 @@ impl GateContext {
         self.home
     }
 
+    /// The authorised landing sites besides home (the scenario's emergency sites), x/y.
+    pub fn landing_sites(&self) -> impl Iterator<Item = [f64; 2]> + '_ {
+        self.landing_sites.iter().map(|s| [s.x, s.y])
+    }
+
     /// How long the gate checks the hover at a command's target, seconds: the tuning's hold
     /// horizon, and at least the time a move out of the way takes (two separations at cruise
     /// speed) plus the watchdog's reaction, so that after it the watchdog's predicted breach

@@ -3,6 +3,7 @@
 use super::execute::Executor;
 use super::settings::EpisodeSettings;
 use super::side::VehicleSide;
+use super::way_home::{return_command, return_status};
 use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::command::Command;
@@ -107,6 +108,8 @@ pub(super) struct Loop {
     pub(super) interval_ms: u64,
     /// Violations of the world already written to the record.
     reported: usize,
+    /// The return the watchdog's ladder flies (home, or a landing at a site), while it does.
+    pub(super) return_to: Option<Command>,
 }
 
 async fn episode_loop<V: VehicleSide>(
@@ -145,6 +148,7 @@ async fn episode_loop<V: VehicleSide>(
         monitor,
         interval_ms: settings.truth_interval_ms,
         reported: 0,
+        return_to: None,
     };
     let mut lost_since: Option<u64> = None;
     loop {
@@ -429,9 +433,12 @@ pub(super) async fn tick_after_advance<V: VehicleSide>(
     let snapshot = side.snapshot();
     let lost = lp.monitor.state(now).condition == LinkCondition::Lost || side.vehicle_lost();
     lp.watchdog.link_lost(lost);
+    if lp.watchdog.engaged().map(|e| e.0) != Some(FailsafeStep::Return) {
+        lp.return_to = None;
+    }
     if lp.watchdog.engaged().is_some() {
-        // The land step weighs the return under way against the way home.
-        let status = super::handover::return_status(gate, &snapshot, now);
+        // The land step weighs the return under way against the way there.
+        let status = return_status(gate, &snapshot, now, lp.return_to.as_ref());
         lp.watchdog.observe_return(now, status);
     }
     // A holding vehicle must act earlier on traffic: by moving out of the way (escape_ms).
@@ -447,7 +454,7 @@ pub(super) async fn tick_after_advance<V: VehicleSide>(
 pub(super) async fn take_step<V: VehicleSide>(
     side: &mut V,
     gate: &GateContext,
-    lp: &Loop,
+    lp: &mut Loop,
     recorder: &mut Recorder,
     snapshot: &alpha3_core::snapshot::VehicleSnapshot,
     now: u64,
@@ -455,7 +462,11 @@ pub(super) async fn take_step<V: VehicleSide>(
 ) -> Result<(), Stop> {
     let command = match step {
         FailsafeStep::Hold => Command::Hold,
-        FailsafeStep::Return => Command::ReturnToHome,
+        FailsafeStep::Return => {
+            let to = return_command(gate, snapshot, now).unwrap_or(Command::ReturnToHome);
+            lp.return_to = Some(to);
+            to
+        }
         FailsafeStep::Land => Command::Land { site: None },
     };
     // Knowing the airspace: a landing below the band continues, a hold in traffic's way

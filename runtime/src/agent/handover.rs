@@ -13,47 +13,12 @@
 
 use super::episode::{Loop, Stop, take_step, tick_after_advance};
 use super::side::VehicleSide;
+use super::way_home::return_status;
 use crate::recorder::Recorder;
-use alpha3_core::command::Command;
 use alpha3_core::config::FailsafeStep;
-use alpha3_core::gate::{GateContext, GateState, Severity, evaluate, ids};
-use alpha3_core::snapshot::{FlightMode, VehicleSnapshot};
-use alpha3_core::watchdog::{ReturnStatus, WatchdogAction};
-
-/// Denials of a return that pass by themselves: traffic moves on, the rate limit refills, the
-/// next telemetry is fresh. A return is not ruled out by these; it waits them out.
-const PASSING: [&str; 4] = [
-    ids::SEPARATION_TRAFFIC,
-    ids::SEPARATION_PEER,
-    ids::RATE_EXCEEDED,
-    ids::STATE_STALE_SNAPSHOT,
-];
-
-/// The way home from `snap`: how far, how high, and whether the gate rules a return from here
-/// out: its path through a zone, static or moving, or out of the fence; the energy to get home
-/// with the hard reserve; no position fix. Without a fix the return would fly on a drifting
-/// estimate — towards a home that is not there, possibly out of the fence — so, as PX4 does on
-/// position loss, the vehicle lands instead.
-pub(super) fn return_status(
-    gate: &GateContext,
-    snap: &VehicleSnapshot,
-    now_ms: u64,
-) -> ReturnStatus {
-    let home = gate.home();
-    let ruled_out = snap.is_airborne() && {
-        let mut scratch = GateState::default();
-        let verdict = evaluate(gate, snap, &Command::ReturnToHome, now_ms, &mut scratch);
-        verdict
-            .findings()
-            .iter()
-            .any(|f| f.severity == Severity::Deny && !PASSING.contains(&f.id))
-    };
-    ReturnStatus {
-        home_distance_m: snap.position.horizontal_distance(home),
-        height_m: snap.position.z - home.z,
-        ruled_out,
-    }
-}
+use alpha3_core::gate::GateContext;
+use alpha3_core::snapshot::FlightMode;
+use alpha3_core::watchdog::WatchdogAction;
 
 /// Hands a vehicle still in the air at the end of an unsuccessful episode to the failsafe and
 /// runs episode time until it is down or `max_ms` has passed (0: not at all).
@@ -69,8 +34,10 @@ pub(super) async fn hand_over<V: VehicleSide>(
         return Ok(());
     }
     let now = side.now_ms();
-    lp.watchdog
-        .observe_return(now, return_status(gate, &snapshot, now));
+    lp.watchdog.observe_return(
+        now,
+        return_status(gate, &snapshot, now, lp.return_to.as_ref()),
+    );
     let under_way = match snapshot.mode {
         FlightMode::Return => Some(FailsafeStep::Return),
         FlightMode::Land => Some(FailsafeStep::Land),
@@ -92,64 +59,4 @@ pub(super) async fn hand_over<V: VehicleSide>(
         );
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::agent::EpisodeSettings;
-    use alpha3_core::airspace::Area;
-    use alpha3_core::config::Config;
-    use alpha3_core::frames::{Enu, Geo};
-    use alpha3_core::snapshot::{FixType, LandedState};
-
-    const NOW: u64 = 10_000;
-
-    fn gate() -> GateContext {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/alpha3.toml");
-        let config = Config::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
-        GateContext::new(EpisodeSettings::default().limits, config.vehicle.unwrap()).unwrap()
-    }
-
-    fn hovering(x: f64, y: f64, z: f64) -> VehicleSnapshot {
-        let mut s = VehicleSnapshot::on_ground_at_home(Geo::default(), NOW);
-        s.armed = true;
-        s.landed = LandedState::InAir;
-        s.position = Enu::new(x, y, z);
-        s
-    }
-
-    #[test]
-    fn the_way_home_is_measured_and_open_in_an_open_field() {
-        let s = return_status(&gate(), &hovering(300.0, 400.0, 40.0), NOW);
-        assert!((s.home_distance_m - 500.0).abs() < 1e-9);
-        assert!((s.height_m - 40.0).abs() < 1e-9);
-        assert!(!s.ruled_out);
-    }
-
-    #[test]
-    fn an_empty_battery_or_a_zone_on_the_way_rule_the_return_out() {
-        let mut empty = hovering(300.0, 0.0, 40.0);
-        empty.battery.remaining_pct = 16.0;
-        assert!(return_status(&gate(), &empty, NOW).ruled_out);
-        let zone = gate()
-            .with_no_fly(&Area::circle([150.0, 0.0], 40.0))
-            .unwrap();
-        assert!(return_status(&zone, &hovering(300.0, 0.0, 40.0), NOW).ruled_out);
-    }
-
-    #[test]
-    fn without_a_fix_the_return_is_ruled_out() {
-        let mut no_fix = hovering(300.0, 0.0, 40.0);
-        no_fix.gnss.fix = FixType::None;
-        assert!(return_status(&gate(), &no_fix, NOW).ruled_out);
-    }
-
-    #[test]
-    fn on_the_ground_nothing_is_ruled_out() {
-        let mut parked = hovering(300.0, 0.0, 0.0);
-        parked.landed = LandedState::OnGround;
-        parked.gnss.fix = FixType::None;
-        assert!(!return_status(&gate(), &parked, NOW).ruled_out);
-    }
 }

@@ -1,0 +1,187 @@
+//! Where the watchdog's return goes, and the way there that its land step is weighed against.
+//!
+//! The return goes home, as PX4's RTL does. When the gate rules that out — its path through a
+//! zone or out of the fence, the energy to get there, no position fix — it goes to the nearest
+//! authorised landing site the gate approves a landing at instead (PX4's "closest safe
+//! destination" RTL with rally points). Only when neither is possible is the return ruled out,
+//! and the watchdog's land step puts the vehicle down where it is.
+
+use alpha3_core::command::Command;
+use alpha3_core::frames::Enu;
+use alpha3_core::gate::{GateContext, GateState, Severity, evaluate, evaluate_failsafe_in, ids};
+use alpha3_core::snapshot::VehicleSnapshot;
+use alpha3_core::watchdog::ReturnStatus;
+
+/// Denials of a return that pass by themselves: traffic moves on, the rate limit refills, the
+/// next telemetry is fresh. A return is not ruled out by these; it waits them out.
+const PASSING: [&str; 4] = [
+    ids::SEPARATION_TRAFFIC,
+    ids::SEPARATION_PEER,
+    ids::RATE_EXCEEDED,
+    ids::STATE_STALE_SNAPSHOT,
+];
+
+/// Whether the gate rules `command` out from `snap` for good (not by a passing denial).
+fn ruled_out(gate: &GateContext, snap: &VehicleSnapshot, command: &Command, now_ms: u64) -> bool {
+    let mut scratch = GateState::default();
+    evaluate(gate, snap, command, now_ms, &mut scratch)
+        .findings()
+        .iter()
+        .any(|f| f.severity == Severity::Deny && !PASSING.contains(&f.id))
+}
+
+/// The return to fly from `snap`: home when the gate does not rule it out, else a landing at
+/// the nearest authorised site that the gate approves now with nothing in the way; `None` when neither is possible.
+/// Without a fix neither is: the return would fly on a drifting estimate — towards a place
+/// that is not there, possibly out of the fence — so, as PX4 does on position loss, the
+/// vehicle lands instead.
+pub(super) fn return_command(
+    gate: &GateContext,
+    snap: &VehicleSnapshot,
+    now_ms: u64,
+) -> Option<Command> {
+    if !ruled_out(gate, snap, &Command::ReturnToHome, now_ms) {
+        return Some(Command::ReturnToHome);
+    }
+    let mut sites: Vec<[f64; 2]> = gate.landing_sites().collect();
+    let d = |s: &[f64; 2]| (s[0] - snap.position.x).hypot(s[1] - snap.position.y);
+    sites.sort_by(|a, b| d(a).total_cmp(&d(b)));
+    sites
+        .into_iter()
+        .map(|site| Command::Land { site: Some(site) })
+        .find(|land| {
+            // The way to a site must be clear of everything the gate checks, traffic too: the
+            // failsafe path flies it whatever comes.
+            evaluate(gate, snap, land, now_ms, &mut GateState::default())
+                .approved()
+                .is_some_and(|a| a.command() == land)
+                && evaluate_failsafe_in(gate, snap, land, now_ms)
+                    .approved()
+                    .is_some_and(|a| a.command() == land)
+        })
+}
+
+/// Where `command` (a return) ends, on the ground.
+fn destination(gate: &GateContext, command: Option<&Command>) -> Enu {
+    match command {
+        Some(Command::Land { site: Some([x, y]) }) => Enu::new(*x, *y, gate.home().z),
+        _ => gate.home(),
+    }
+}
+
+/// The way from `snap` along the return under way (`returning`; home when none is): how far,
+/// how high, and whether the gate rules it out. A return that is not under way yet is ruled
+/// out only when no destination is possible ([`return_command`]).
+pub(super) fn return_status(
+    gate: &GateContext,
+    snap: &VehicleSnapshot,
+    now_ms: u64,
+    returning: Option<&Command>,
+) -> ReturnStatus {
+    let to = destination(gate, returning);
+    let ruled_out = snap.is_airborne()
+        && match returning {
+            Some(command) => ruled_out(gate, snap, command, now_ms),
+            None => return_command(gate, snap, now_ms).is_none(),
+        };
+    ReturnStatus {
+        home_distance_m: snap.position.horizontal_distance(to),
+        height_m: snap.position.z - to.z,
+        ruled_out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::EpisodeSettings;
+    use alpha3_core::airspace::Area;
+    use alpha3_core::config::Config;
+    use alpha3_core::frames::Geo;
+    use alpha3_core::snapshot::{FixType, LandedState};
+
+    const NOW: u64 = 10_000;
+
+    fn gate() -> GateContext {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/alpha3.toml");
+        let config = Config::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+        GateContext::new(EpisodeSettings::default().limits, config.vehicle.unwrap()).unwrap()
+    }
+
+    fn hovering(x: f64, y: f64, z: f64) -> VehicleSnapshot {
+        let mut s = VehicleSnapshot::on_ground_at_home(Geo::default(), NOW);
+        s.armed = true;
+        s.landed = LandedState::InAir;
+        s.position = Enu::new(x, y, z);
+        s
+    }
+
+    #[test]
+    fn the_way_home_is_measured_and_open_in_an_open_field() {
+        let s = return_status(&gate(), &hovering(300.0, 400.0, 40.0), NOW, None);
+        assert!((s.home_distance_m - 500.0).abs() < 1e-9);
+        assert!((s.height_m - 40.0).abs() < 1e-9);
+        assert!(!s.ruled_out);
+        assert_eq!(
+            return_command(&gate(), &hovering(300.0, 400.0, 40.0), NOW),
+            Some(Command::ReturnToHome)
+        );
+    }
+
+    #[test]
+    fn an_empty_battery_or_a_zone_on_the_way_rule_the_return_out() {
+        let mut empty = hovering(300.0, 0.0, 40.0);
+        empty.battery.remaining_pct = 16.0;
+        assert!(return_status(&gate(), &empty, NOW, None).ruled_out);
+        let zone = gate()
+            .with_no_fly(&Area::circle([150.0, 0.0], 40.0))
+            .unwrap();
+        assert!(return_status(&zone, &hovering(300.0, 0.0, 40.0), NOW, None).ruled_out);
+    }
+
+    #[test]
+    fn a_zone_on_the_way_home_sends_the_return_to_the_nearest_open_site() {
+        let zone = gate()
+            .with_no_fly(&Area::circle([150.0, 0.0], 40.0))
+            .unwrap()
+            // Nearest, but behind the zone too; then one the way to is open.
+            .with_landing_site(Enu::new(60.0, 0.0, 0.0))
+            .with_landing_site(Enu::new(300.0, 200.0, 0.0))
+            .with_landing_site(Enu::new(700.0, 0.0, 0.0));
+        let at = hovering(300.0, 0.0, 40.0);
+        let command = return_command(&zone, &at, NOW);
+        assert_eq!(
+            command,
+            Some(Command::Land {
+                site: Some([300.0, 200.0])
+            })
+        );
+        let s = return_status(&zone, &at, NOW, command.as_ref());
+        assert!(!s.ruled_out);
+        assert!(
+            (s.home_distance_m - 200.0).abs() < 1e-9,
+            "measured to the site"
+        );
+        // Still ruled out while nothing is under way: no, a site is open.
+        assert!(!return_status(&zone, &at, NOW, None).ruled_out);
+        // Under way home, home is what is measured and ruled out.
+        assert!(return_status(&zone, &at, NOW, Some(&Command::ReturnToHome)).ruled_out);
+    }
+
+    #[test]
+    fn without_a_fix_the_return_is_ruled_out_even_with_sites() {
+        let sites = gate().with_landing_site(Enu::new(320.0, 0.0, 0.0));
+        let mut no_fix = hovering(300.0, 0.0, 40.0);
+        no_fix.gnss.fix = FixType::None;
+        assert!(return_status(&sites, &no_fix, NOW, None).ruled_out);
+        assert_eq!(return_command(&sites, &no_fix, NOW), None);
+    }
+
+    #[test]
+    fn on_the_ground_nothing_is_ruled_out() {
+        let mut parked = hovering(300.0, 0.0, 0.0);
+        parked.landed = LandedState::OnGround;
+        parked.gnss.fix = FixType::None;
+        assert!(!return_status(&gate(), &parked, NOW, None).ruled_out);
+    }
+}
