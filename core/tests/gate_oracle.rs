@@ -999,6 +999,7 @@ fn context(w: &World) -> Result<GateContext, GateContextError> {
         ctx.set_peer_plans(vec![PeerPlan {
             peer: "peer".into(),
             knots: w.peer.clone(),
+            radius_m: 0.0,
         }])?;
     }
     Ok(ctx)

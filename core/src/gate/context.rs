@@ -505,6 +505,7 @@ mod tests {
         let empty = PeerPlan {
             peer: "uav-2".into(),
             knots: vec![],
+            radius_m: 0.0,
         };
         assert!(matches!(
             ctx.set_peer_plans(vec![empty]),

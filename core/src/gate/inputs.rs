@@ -36,6 +36,10 @@ pub struct PeerPlan {
     pub peer: String,
     /// Strictly increasing in time, at least one.
     pub knots: Vec<PlanKnot>,
+    /// The other's own size, m: separation counts from its surface (a moving obstacle's
+    /// radius; 0 for an aircraft, whose size the separation minimum already allows for).
+    #[serde(default)]
+    pub radius_m: f64,
 }
 
 impl PeerPlan {
@@ -49,6 +53,9 @@ impl PeerPlan {
         }
         if self.knots.windows(2).any(|w| w[0].time_ms >= w[1].time_ms) {
             return Some("knot times must increase strictly");
+        }
+        if !(self.radius_m.is_finite() && self.radius_m >= 0.0) {
+            return Some("radius must be finite and not negative");
         }
         None
     }
@@ -236,12 +243,26 @@ mod tests {
         let plan = PeerPlan {
             peer: "uav-2".into(),
             knots: vec![k(10), k(10)],
+            radius_m: 0.0,
         };
         assert!(plan.problem().is_some());
         let plan = PeerPlan {
             peer: "uav-2".into(),
             knots: vec![k(10), k(20)],
+            radius_m: 0.0,
         };
         assert!(plan.problem().is_none());
+        let wide = PeerPlan {
+            radius_m: 7.5,
+            ..plan.clone()
+        };
+        assert!(wide.problem().is_none());
+        for bad in [-1.0, f64::NAN, f64::INFINITY] {
+            let plan = PeerPlan {
+                radius_m: bad,
+                ..plan.clone()
+            };
+            assert!(plan.problem().is_some(), "{bad}");
+        }
     }
 }

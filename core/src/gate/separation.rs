@@ -53,6 +53,14 @@ impl Other<'_> {
         }
     }
 
+    /// Its own size: separation counts from its surface.
+    fn radius(self) -> f64 {
+        match self {
+            Other::Track(_) => 0.0,
+            Other::Peer(p) => p.radius_m,
+        }
+    }
+
     /// Times within `(t0, t1)` where this one turns.
     fn turns(self, now_ms: u64, t0: f64, t1: f64) -> impl Iterator<Item = f64> {
         let knots: &[_] = match self {
@@ -117,10 +125,11 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
         let now_distance = (plan.start - other.at(now, 0.0)).norm();
         // On the ground the separation does not count yet: a take-off must keep all of it
         // (found by the adversarial policies: a take-off under passing traffic).
-        let already_close = input.snap.is_airborne() && now_distance < min_sep + plan.uncertainty_m;
+        let sep = min_sep + other.radius();
+        let already_close = input.snap.is_airborne() && now_distance < sep + plan.uncertainty_m;
         let mut worst: Option<(f64, f64)> = None;
         for piece in &plan.pieces {
-            let r = min_sep + piece.margin_h.hypot(piece.margin_v);
+            let r = sep + piece.margin_h.hypot(piece.margin_v);
             let (closest, first) = approach(piece, other, now, r);
             let conflict = if already_close {
                 closest < now_distance - 1e-9
@@ -156,7 +165,9 @@ pub(crate) fn breach_s(ctx: &GateContext, plan: &Plan) -> Option<(f64, &'static 
                 Other::Track(_) => ids::SEPARATION_TRAFFIC,
                 Other::Peer(_) => ids::SEPARATION_PEER,
             };
-            approach(piece, o, plan.now_ms, r).1.map(|t| (t, id))
+            approach(piece, o, plan.now_ms, r + o.radius())
+                .1
+                .map(|t| (t, id))
         })
         .reduce(|a, b| if b.0 < a.0 { b } else { a })
 }
@@ -237,6 +248,7 @@ mod tests {
         ctx.set_peer_plans(vec![PeerPlan {
             peer: "uav-2".into(),
             knots: vec![knot(8.0, 50.0), knot(18.0, -50.0)],
+            radius_m: 0.0,
         }])
         .unwrap();
         let snap = hovering(0.0, 0.0, 30.0);
@@ -246,5 +258,27 @@ mod tests {
         );
         // Going north first (to (0, 200)) never comes near.
         assert!(deny_ids(&ctx, &snap, go(0.0, 200.0, 30.0)).is_empty());
+    }
+
+    #[test]
+    fn separation_from_a_moving_obstacle_counts_from_its_surface() {
+        // A sphere sitting 60 m north of a leg east: as a point it is clear of the 20 m (and
+        // the margins), with a 45 m radius its surface is 15 m from the leg.
+        let obstacle = |radius_m: f64| PeerPlan {
+            peer: "obstacle-0".into(),
+            knots: vec![PlanKnot {
+                time_ms: NOW,
+                position: Enu::new(100.0, 60.0, 30.0),
+            }],
+            radius_m,
+        };
+        let snap = hovering(0.0, 0.0, 30.0);
+        let mut ctx = open_field();
+        ctx.set_peer_plans(vec![obstacle(0.0)]).unwrap();
+        assert!(deny_ids(&ctx, &snap, go(200.0, 0.0, 30.0)).is_empty());
+        ctx.set_peer_plans(vec![obstacle(45.0)]).unwrap();
+        let f = only_finding(&ctx, &snap, go(200.0, 0.0, 30.0));
+        assert_eq!(f.id, ids::SEPARATION_PEER);
+        assert!(f.limit > 65.0, "{f:?}");
     }
 }

@@ -128,6 +128,7 @@ pub fn context() -> Result<GateContext, GateContextError> {
             knot(30_000, -500.0, 600.0),
             knot(60_000, -400.0, 500.0),
         ],
+        radius_m: 0.0,
     }])?;
     Ok(ctx)
 }

@@ -1,6 +1,7 @@
 //! What the gate knows of other aircraft: each one's intent over the next minutes as a plan
 //! (cooperative peers share theirs over A2A; other traffic's is known from its broadcast track
-//! and filed route, as Remote ID/ADS-B give it), and moving obstacles as tracks.
+//! and filed route, as Remote ID/ADS-B give it), and moving obstacles as plans with their
+//! radius (separation counts from their surface, as the truth measures it).
 
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{PeerPlan, PlanKnot};
@@ -36,12 +37,18 @@ pub fn known_plans(world: &World) -> Vec<PeerPlan> {
                 let p = a.plan.position_at(t);
                 Enu::new(p[0], p[1], p[2])
             }),
+            radius_m: 0.0,
         })
         .collect();
     for (i, o) in moving_obstacles(world.scenario()).iter().enumerate() {
         plans.push(PeerPlan {
             peer: format!("obstacle-{i}"),
             knots: knots(&|t| o.center_at(t)),
+            radius_m: if o.radius_m.is_finite() {
+                o.radius_m.max(0.0)
+            } else {
+                0.0
+            },
         });
     }
     plans

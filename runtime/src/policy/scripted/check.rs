@@ -62,9 +62,6 @@ fn base_profile() -> VehicleProfile {
 #[derive(Debug, Clone)]
 pub(super) struct PathCheck {
     gate: GateContext,
-    /// The same, against moving obstacles only, with their radius on top: the gate knows them
-    /// by their centres, the truth measures to their surface.
-    obstacles: Option<GateContext>,
 }
 
 impl PathCheck {
@@ -76,30 +73,8 @@ impl PathCheck {
         limits.position_uncertainty_m = limits.position_uncertainty_m.max(PLANNING_UNCERTAINTY_M);
         let profile = crate::agent::profile_for_scenario(scenario, &base_profile());
         let mut gate = GateContext::from_scenario(scenario, &limits, &profile, 0).ok()?;
-        let plans = known_plans(scenario);
-        gate.set_peer_plans(plans.clone()).ok()?;
-        let radius = moving_obstacles(scenario)
-            .iter()
-            .map(|o| o.radius_m)
-            .filter(|r| r.is_finite())
-            .fold(0.0, f64::max);
-        let obstacles = if radius > 0.0 {
-            let mut wide = limits.clone();
-            wide.min_separation_m += radius;
-            let mut g = GateContext::from_scenario(scenario, &wide, &profile, 0).ok()?;
-            g.set_traffic(Vec::new()).ok()?;
-            g.set_peer_plans(
-                plans
-                    .into_iter()
-                    .filter(|p| p.peer.starts_with(OBSTACLE_PREFIX))
-                    .collect(),
-            )
-            .ok()?;
-            Some(g)
-        } else {
-            None
-        };
-        Some(Self { gate, obstacles })
+        gate.set_peer_plans(known_plans(scenario)).ok()?;
+        Some(Self { gate })
     }
 
     /// Denial finding ids for a leg `from` → `to` started at rest at scenario time `t_s`
@@ -122,17 +97,10 @@ impl PathCheck {
             target: Enu::new(to[0], to[1], to[2]),
             speed_mps: None,
         };
-        let mut found = Vec::new();
-        for gate in std::iter::once(&self.gate).chain(&self.obstacles) {
-            if let Verdict::Denied(findings) =
-                evaluate(gate, &snap, &command, t_ms, &mut GateState::default())
-            {
-                found.extend(findings.iter().map(|f| f.id));
-            }
+        match evaluate(&self.gate, &snap, &command, t_ms, &mut GateState::default()) {
+            Verdict::Denied(findings) => findings.iter().map(|f| f.id).collect(),
+            _ => Vec::new(),
         }
-        found.sort_unstable();
-        found.dedup();
-        found
     }
 
     /// Whether the gate would let the vehicle return home from `at` at `t_s` (a watchdog return
@@ -206,12 +174,18 @@ fn known_plans(scenario: &Scenario) -> Vec<PeerPlan> {
                 let p = a.plan.position_at(t);
                 Enu::new(p[0], p[1], p[2])
             }),
+            radius_m: 0.0,
         })
         .collect();
     for (i, o) in moving_obstacles(scenario).iter().enumerate() {
         plans.push(PeerPlan {
             peer: format!("{OBSTACLE_PREFIX}{i}"),
             knots: knots(&|t| o.center_at(t)),
+            radius_m: if o.radius_m.is_finite() {
+                o.radius_m.max(0.0)
+            } else {
+                0.0
+            },
         });
     }
     plans
