@@ -233,7 +233,15 @@ fn check_hold_return_land(what: &str, lines: &[RecordLine], home: [f64; 2]) {
             .map(|s| s.0)
             .unwrap_or_else(|| panic!("{what}: no watchdog {action} in {steps:?}"))
     };
-    let (t_hold, t_return) = (at("hold"), at("return_to_home"));
+    let t_return = at("return_to_home");
+    // The hold the return stepped on from: the last one before it (an escape hold earlier, for
+    // a predicted breach, may have been followed by the rest of the turn's own flight).
+    let t_hold = steps
+        .iter()
+        .filter(|s| s.1 == "hold" && s.0 < t_return)
+        .map(|s| s.0)
+        .next_back()
+        .unwrap_or_else(|| panic!("{what}: no watchdog hold before the return in {steps:?}"));
     assert!(t_hold < t_return, "{what}: {steps:?}");
     // The gate's escapes from a predicted breach (a climb or a hold out of traffic's way) are
     // not rungs of the ladder; an escape hold stands for the ladder's own hold.

@@ -446,9 +446,22 @@ impl ScriptedPolicy {
                 None => vec![goal],
             };
             for p in &path {
+                let before = plan.clone();
                 let to = match self.leg(plan, s, *p, horizon) {
                     Step::Go(to) => to,
                     Step::Stop => break 'targets,
+                    Step::Blocked => {
+                        // Around whatever stays in the way (a peer parked on it, say): over a
+                        // point aside, if that is clear; else wait as planned.
+                        let mut around = before;
+                        match self.detour(&mut around, s, *p, horizon, k) {
+                            Some(to) => {
+                                *plan = around;
+                                to
+                            }
+                            None => break 'targets,
+                        }
+                    }
                     Step::Skip => {
                         // The gate will never take this target (inside a zone, outside the
                         // fence): leave it rather than insist.
@@ -577,7 +590,7 @@ impl ScriptedPolicy {
                     // Nothing clears within the turn: wait where it is safe, then look again.
                     self.safe_wait(plan, s, 20.0);
                 }
-                return Step::Stop;
+                return Step::Blocked;
             };
             let (mut dlo, dhi) = bounds(pace.leg_s(plan.at, end));
             if !far(plan.at, end) {
@@ -695,6 +708,48 @@ impl ScriptedPolicy {
             };
             Some((w, shorter.or_else(early).unwrap_or(end)))
         })
+    }
+
+    /// A way to `goal` over one point aside (a refuge around the start: another height, or up
+    /// to 120 m off) when the direct leg is blocked at every wait: the leg there is planned
+    /// into `plan` and the leg on towards `goal` checked as usual. Returns where that second
+    /// leg ends (the caller plans it as its own), or `None` when no point aside helps.
+    fn detour(
+        &self,
+        plan: &mut Plan,
+        s: &VehicleSnapshot,
+        goal: [f64; 3],
+        horizon: f64,
+        target: usize,
+    ) -> Option<[f64; 3]> {
+        self.check.as_ref()?;
+        route::refuges(plan.at, self.mission.band)
+            .into_iter()
+            .find_map(|via| {
+                let mut trial = plan.clone();
+                let Step::Go(reached) = self.leg(&mut trial, s, via, horizon) else {
+                    return None;
+                };
+                if reached != via
+                    || !trial.push(
+                        Action::mcp(
+                            "set_waypoint",
+                            json!({"waypoint": {"x": via[0], "y": via[1], "z": via[2]}}),
+                        ),
+                        Tag::Leg { target },
+                    )
+                {
+                    return None;
+                }
+                match self.leg(&mut trial, s, goal, horizon) {
+                    Step::Go(to) => Some((trial, to)),
+                    _ => None,
+                }
+            })
+            .map(|(trial, to)| {
+                *plan = trial;
+                to
+            })
     }
 
     /// Waits `seconds` where no traffic or moving zone comes: here when it is clear, else at
@@ -855,6 +910,8 @@ enum Step {
     /// Fly to this point (the leg's end, or part of the way).
     Go([f64; 3]),
     Stop,
+    /// Traffic or a moving zone is in the way at every wait this turn allows.
+    Blocked,
     Skip,
     EnergyShort,
 }
