@@ -176,10 +176,12 @@ async fn the_scripted_agent_completes_the_suite_without_truth_violations() {
         "violations after the watchdog took over (link lost, episode ended): {:#?}",
         run.failsafe
     );
-    // Issue 7: the reference agent completes at least 90 % of the suite; no completed mission
-    // has a violation, and the agent's own flying causes none. What the failsafe does after a
-    // takeover (a forced landing off-site when the gate rules the way home out) is printed.
+    // Issue 7: the reference agent completes at least 90 % of the suite with no truth
+    // violation at all: not while it flies, not in a completed mission, and not after the
+    // watchdog took over (link lost, episode ended) — the two lists are kept apart to say who
+    // flew when one appears.
     assert!(run.agent.is_empty(), "{:#?}", run.agent);
+    assert!(run.failsafe.is_empty(), "{:#?}", run.failsafe);
     assert!(
         run.completed_with_violation.is_empty(),
         "{:#?}",
