@@ -46,6 +46,10 @@ pub struct ReturnStatus {
     pub height_m: f64,
     /// The gate rules a return from here out (its path, the energy to get home, no fix).
     pub ruled_out: bool,
+    /// Traffic is in the way of the return right now. It passes, and a hold is kept clear of
+    /// it (the gate's escapes), so the return step waits for it — one step interval at most.
+    #[serde(default)]
+    pub traffic_in_way: bool,
 }
 
 /// A return is progressing while, within each step interval, it gets at least this much closer
@@ -289,9 +293,18 @@ impl Watchdog {
             self.cause.get_or_insert(Cause::EpisodeEnded);
             self.level_cause = self.cause;
         }
-        let target = index(FailsafeStep::Return)
-            .and_then(|i| self.refine_step(i, now_ms))
-            .or_else(|| index(FailsafeStep::Land));
+        let target = if self.return_deferred(now_ms)
+            && under_way.is_none()
+            && let Some(hold) = index(FailsafeStep::Hold)
+        {
+            // Traffic in the way of the return: hold clear of it first; the ladder returns
+            // once it has passed, or one interval later at the latest.
+            Some(hold)
+        } else {
+            index(FailsafeStep::Return)
+                .and_then(|i| self.refine_step(i, now_ms))
+                .or_else(|| index(FailsafeStep::Land))
+        };
         match target {
             Some(i) if taken(self).is_none_or(|t| t < i) => {
                 self.level = Some((i, now_ms));
@@ -321,6 +334,9 @@ impl Watchdog {
         {
             return Some(i + 1);
         }
+        if step == FailsafeStep::Return && self.return_deferred(now_ms) {
+            return None;
+        }
         if step == FailsafeStep::Land
             && self.step_taken() == Some(FailsafeStep::Return)
             && !self.return_yields(now_ms)
@@ -328,6 +344,18 @@ impl Watchdog {
             return None;
         }
         Some(i)
+    }
+
+    /// Whether the return step waits for traffic in its way: for one step interval past its
+    /// due time (the step before it was taken at least one interval ago), and not at all once
+    /// the episode has ended with no step taken (the hand-over holds first, see
+    /// [`Self::episode_ended`]).
+    fn return_deferred(&self, now_ms: u64) -> bool {
+        self.return_status
+            .is_some_and(|s| s.traffic_in_way && !s.ruled_out)
+            && self
+                .level
+                .is_none_or(|(_, at)| now_ms.saturating_sub(at) < 2 * self.step_interval_ms)
     }
 
     /// Whether the return under way must give way to the land step: it is ruled out, or it
@@ -499,6 +527,7 @@ mod tests {
             home_distance_m: d,
             height_m: 40.0,
             ruled_out,
+            traffic_in_way: false,
         }
     }
 
@@ -534,6 +563,7 @@ mod tests {
                 home_distance_m: 0.5,
                 height_m: f64::from(h),
                 ruled_out: false,
+                traffic_in_way: false,
             };
             w.observe_return(t, s);
             assert_eq!(w.tick(t, None), WatchdogAction::StreamHold, "at {t} ms");
@@ -544,6 +574,7 @@ mod tests {
             home_distance_m: 0.5,
             height_m: 0.0,
             ruled_out: false,
+            traffic_in_way: false,
         };
         w.observe_return(t, landed);
         assert_eq!(
@@ -563,6 +594,7 @@ mod tests {
                 home_distance_m: 400.0,
                 height_m: 40.0 + 2.0 * k as f64,
                 ruled_out: false,
+                traffic_in_way: false,
             };
             w.observe_return(10_000 + k * 1_000, s);
             assert_eq!(w.tick(10_000 + k * 1_000, None), WatchdogAction::StreamHold);
@@ -572,6 +604,7 @@ mod tests {
             home_distance_m: 400.0,
             height_m: 80.0,
             ruled_out: false,
+            traffic_in_way: false,
         };
         let land_at = (31_000..=45_000u64).step_by(1_000).find(|&t| {
             w.observe_return(t, stuck);
@@ -659,6 +692,55 @@ mod tests {
         // … and its return is due one interval later.
         assert_eq!(
             w.tick(22_000, None),
+            WatchdogAction::Step(FailsafeStep::Return)
+        );
+    }
+
+    #[test]
+    fn a_return_waits_for_traffic_in_its_way_one_interval_at_most() {
+        let busy = ReturnStatus {
+            traffic_in_way: true,
+            ..way(400.0, false)
+        };
+        let mut w = Watchdog::new(&config(), 60_000);
+        w.link_lost(true);
+        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        w.observe_return(9_000, busy);
+        assert_eq!(w.tick(10_000, None), WatchdogAction::StreamHold, "waits");
+        // Traffic passed: the return goes.
+        w.observe_return(14_000, way(400.0, false));
+        assert_eq!(
+            w.tick(14_000, None),
+            WatchdogAction::Step(FailsafeStep::Return)
+        );
+        // Traffic stays in the way: the return goes one interval after it was due.
+        let mut w = Watchdog::new(&config(), 60_000);
+        w.link_lost(true);
+        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        w.observe_return(9_000, busy);
+        assert_eq!(w.tick(19_000, None), WatchdogAction::StreamHold);
+        assert_eq!(
+            w.tick(20_000, None),
+            WatchdogAction::Step(FailsafeStep::Return)
+        );
+    }
+
+    #[test]
+    fn an_ended_episode_with_traffic_in_the_way_holds_before_it_returns() {
+        let busy = ReturnStatus {
+            traffic_in_way: true,
+            ..way(300.0, false)
+        };
+        let mut w = Watchdog::new(&config(), 60_000);
+        w.observe_return(0, busy);
+        assert_eq!(
+            w.episode_ended(0, None),
+            WatchdogAction::Step(FailsafeStep::Hold)
+        );
+        assert_eq!(w.engaged(), Some((FailsafeStep::Hold, Cause::EpisodeEnded)));
+        w.observe_return(12_000, way(300.0, false));
+        assert_eq!(
+            w.tick(12_000, None),
             WatchdogAction::Step(FailsafeStep::Return)
         );
     }

@@ -253,6 +253,23 @@ async fn run(hostile: Hostile, episodes: usize) -> Tally {
         tally.violations_by_cause(),
     );
     for (cause, list) in &tally.violations {
+        // By kind and the last command before it, then a few examples.
+        let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+        for v in list {
+            let kind = v.split("ms: ").nth(1).and_then(|r| r.split(' ').next());
+            let last = v
+                .split("newest first: [\"")
+                .nth(1)
+                .and_then(|r| r.split(['"', ' ']).take(2).last());
+            *kinds
+                .entry(format!(
+                    "{} after {}",
+                    kind.unwrap_or("?"),
+                    last.unwrap_or("?")
+                ))
+                .or_default() += 1;
+        }
+        eprintln!("{hostile:?}: {cause:?} by kind: {kinds:?}");
         for v in list.iter().take(3) {
             eprintln!("{hostile:?}: {cause:?}: {v}");
         }

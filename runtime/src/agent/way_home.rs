@@ -30,6 +30,23 @@ fn ruled_out(gate: &GateContext, snap: &VehicleSnapshot, command: &Command, now_
         .any(|f| f.severity == Severity::Deny && !PASSING.contains(&f.id))
 }
 
+/// Whether the gate denies `command` now for traffic or a peer on its way (the failsafe path
+/// would fly it anyway).
+fn traffic_in_the_way(
+    gate: &GateContext,
+    snap: &VehicleSnapshot,
+    command: &Command,
+    now_ms: u64,
+) -> bool {
+    evaluate(gate, snap, command, now_ms, &mut GateState::default())
+        .findings()
+        .iter()
+        .any(|f| {
+            f.severity == Severity::Deny
+                && (f.id == ids::SEPARATION_TRAFFIC || f.id == ids::SEPARATION_PEER)
+        })
+}
+
 /// The return to fly from `snap`: home when the gate does not rule it out, else a landing at
 /// the nearest authorised site that the gate approves now with nothing in the way; `None` when neither is possible.
 /// Without a fix neither is: the return would fly on a drifting estimate — towards a place
@@ -71,7 +88,8 @@ fn destination(gate: &GateContext, command: Option<&Command>) -> Enu {
 
 /// The way from `snap` along the return under way (`returning`; home when none is): how far,
 /// how high, and whether the gate rules it out. A return that is not under way yet is ruled
-/// out only when no destination is possible ([`return_command`]).
+/// out only when no destination is possible ([`return_command`]); traffic in its way now is
+/// reported, so the watchdog holds clear of it before it returns.
 pub(super) fn return_status(
     gate: &GateContext,
     snap: &VehicleSnapshot,
@@ -79,15 +97,19 @@ pub(super) fn return_status(
     returning: Option<&Command>,
 ) -> ReturnStatus {
     let to = destination(gate, returning);
-    let ruled_out = snap.is_airborne()
-        && match returning {
-            Some(command) => ruled_out(gate, snap, command, now_ms),
-            None => return_command(gate, snap, now_ms).is_none(),
-        };
+    let (ruled_out, traffic_in_way) = match returning {
+        _ if !snap.is_airborne() => (false, false),
+        Some(command) => (ruled_out(gate, snap, command, now_ms), false),
+        None => match return_command(gate, snap, now_ms) {
+            None => (true, false),
+            Some(command) => (false, traffic_in_the_way(gate, snap, &command, now_ms)),
+        },
+    };
     ReturnStatus {
         home_distance_m: snap.position.horizontal_distance(to),
         height_m: snap.position.z - to.z,
         ruled_out,
+        traffic_in_way,
     }
 }
 
@@ -175,6 +197,23 @@ mod tests {
         no_fix.gnss.fix = FixType::None;
         assert!(return_status(&sites, &no_fix, NOW, None).ruled_out);
         assert_eq!(return_command(&sites, &no_fix, NOW), None);
+    }
+
+    #[test]
+    fn traffic_on_the_way_home_is_reported_not_ruled_out() {
+        use alpha3_core::gate::Track;
+        let mut g = gate();
+        g.set_traffic(vec![Track {
+            position: Enu::new(150.0, 0.0, 40.0),
+            velocity: Enu::default(),
+            time_ms: NOW,
+        }])
+        .unwrap();
+        let s = return_status(&g, &hovering(300.0, 0.0, 40.0), NOW, None);
+        assert!(!s.ruled_out);
+        assert!(s.traffic_in_way);
+        let clear = return_status(&gate(), &hovering(300.0, 0.0, 40.0), NOW, None);
+        assert!(!clear.traffic_in_way);
     }
 
     #[test]
