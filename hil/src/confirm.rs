@@ -8,6 +8,9 @@ use alpha3_core::snapshot::{FlightMode, LandedState, VehicleSnapshot};
 pub const ARRIVED_M: f64 = 1.0;
 /// Climb that shows a take-off started, metres.
 const CLIMB_M: f64 = 0.5;
+/// Speed toward a target that shows the vehicle is flying there, m/s: drift in a position hold
+/// (wind after a take-off, GNSS wander) stays well below it.
+pub const CLOSING_MPS: f64 = 0.5;
 /// Heading error that counts as "on the requested yaw", degrees.
 const YAW_DONE_DEG: f64 = 5.0;
 
@@ -22,7 +25,9 @@ pub enum Confirm {
     TakingOff {
         from_z_m: f64,
     },
-    /// Closer to `target` by at least a metre (or half the way), or already there.
+    /// Closer to `target` by at least a metre (or half the way) while flying toward it at
+    /// [`CLOSING_MPS`] or more, or already there. Getting closer alone is not enough: a hold
+    /// drifting back after a take-off gets closer too, and PX4 ignores a reposition it ACKed.
     Approaching {
         target: Enu,
         from_distance_m: f64,
@@ -71,7 +76,8 @@ impl Confirm {
                 from_distance_m,
             } => {
                 let d = s.position.distance(target);
-                d <= ARRIVED_M || d <= from_distance_m - (0.5 * from_distance_m).min(1.0)
+                let closer = d <= from_distance_m - (0.5 * from_distance_m).min(1.0);
+                d <= ARRIVED_M || (closer && closing_speed_mps(s, target) >= CLOSING_MPS)
             }
             Confirm::Arrived { target, radius_m } => s.position.distance(target) <= radius_m,
             Confirm::Yaw {
@@ -112,6 +118,20 @@ impl Confirm {
     }
 }
 
+/// The vehicle's speed toward `target`, m/s (negative when moving away).
+fn closing_speed_mps(s: &VehicleSnapshot, target: Enu) -> f64 {
+    let d = s.position.distance(target);
+    if d <= f64::EPSILON {
+        return 0.0;
+    }
+    let to = Enu::new(
+        (target.x - s.position.x) / d,
+        (target.y - s.position.y) / d,
+        (target.z - s.position.z) / d,
+    );
+    s.velocity.x * to.x + s.velocity.y * to.y + s.velocity.z * to.z
+}
+
 /// Absolute difference of two headings, degrees in [0, 180].
 pub fn heading_error_deg(a: f64, b: f64) -> f64 {
     let d = (a - b).rem_euclid(360.0);
@@ -133,10 +153,16 @@ mod tests {
         s.position = Enu::new(0.0, 0.0, 10.0);
         let c = Confirm::approaching(Enu::new(100.0, 0.0, 10.0), &s);
         assert!(!c.is_met(&s));
+        s.velocity = Enu::new(3.0, 0.0, 0.0);
         s.position.x = 0.5;
         assert!(!c.is_met(&s), "half a metre is noise");
         s.position.x = 1.0;
         assert!(c.is_met(&s));
+        // The same metre drifted, hardly moving (a hold in wind): not the reposition.
+        s.velocity = Enu::new(0.2, 0.1, 0.0);
+        assert!(!c.is_met(&s), "drift is not progress");
+        s.velocity = Enu::new(-3.0, 0.0, 0.0);
+        assert!(!c.is_met(&s), "flying away is not progress");
         let here = Confirm::approaching(s.position, &s);
         assert!(here.is_met(&s), "already there");
     }
