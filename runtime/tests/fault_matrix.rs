@@ -17,45 +17,29 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod ladder_support;
+
 use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
 use alpha3::policy::canned::CannedGenerator;
 use alpha3::policy::scripted::ScriptedPolicy;
 use alpha3::policy::{BoxFuture, Decision, DecisionContext, LlmPolicy, Policy};
 use alpha3::recorder::{Recorder, read_record};
-use alpha3_core::config::Config;
 use alpha3_core::gate::GateContext;
 use alpha3_core::protocol::catalogue;
 use alpha3_core::record::{Event, RecordLine, parse_record};
 use alpha3_core::scenario::{Comms, Fault, Scenario};
 use alpha3_sim::scenario::{sensor_names, suite_scenario};
 use alpha3_sim::{World, WorldOptions};
+use ladder_support::{GOOD_DECISIONS, config, settings};
 use serde_json::Map;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// Scripted decisions before an LLM fault starts (take off, fly the first legs).
-const GOOD_DECISIONS: usize = 1;
 /// The scenario every case flies (its first waypoint is far from home).
 const SCENARIO: usize = 0;
 const SEED: u64 = 1;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn config() -> Config {
-    Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())
-        .unwrap()
-}
-
-/// The config's settings, with turns enough for the whole failsafe ladder to play out.
-fn settings() -> EpisodeSettings {
-    let mut s = EpisodeSettings::from_config(&config(), None);
-    s.max_turns = 40;
-    s
-}
 
 /// What the policy does from its third decision on.
 #[derive(Debug, Clone)]

@@ -17,20 +17,22 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
+mod ladder_support;
+
+use alpha3::agent::{EpisodeOutcome, profile_for_scenario, run_episode};
 use alpha3::policy::canned::CannedGenerator;
 use alpha3::policy::scripted::ScriptedPolicy;
 use alpha3::policy::{BoxFuture, Decision, DecisionContext, LlmPolicy, Policy};
 use alpha3::recorder::{Recorder, read_record};
-use alpha3_core::config::Config;
 use alpha3_core::gate::GateContext;
 use alpha3_core::protocol::{Action, AgentTurn, catalogue, render_turn};
 use alpha3_core::record::{Event, RecordLine};
 use alpha3_core::scenario::Scenario;
 use alpha3_sim::scenario::{sensor_names, suite_scenario};
 use alpha3_sim::{World, WorldOptions};
+use ladder_support::{GOOD_DECISIONS, config, settings};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -38,25 +40,6 @@ use tokio::time::Instant;
 const HOLD_RADIUS_M: f64 = 3.0;
 /// How close to home a return lands, m (the autopilot's arrival radius and GNSS noise).
 const HOME_M: f64 = 5.0;
-/// Scripted decisions before the stall: take off and fly the first legs.
-const GOOD_DECISIONS: usize = 1;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn config() -> Config {
-    Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())
-        .unwrap()
-}
-
-/// The config's settings (deadline, watchdog ladder and step interval, truth interval) with
-/// room for the whole ladder: enough turns that the episode does not end first.
-fn settings() -> EpisodeSettings {
-    let mut s = EpisodeSettings::from_config(&config(), None);
-    s.max_turns = 40;
-    s
-}
 
 /// What the policy does once it stalls.
 #[derive(Debug, Clone, Copy)]
