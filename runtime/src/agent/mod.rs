@@ -31,4 +31,4 @@ pub use execute::ActionOutcome;
 pub use linked::{LinkHealth, LinkedVehicle, OperatorSource, Sources};
 pub use settings::{EpisodeSettings, profile_for_scenario};
 pub use side::VehicleSide;
-pub use traffic::known_plans;
+pub use traffic::{known_plans, plans_over};

@@ -5,8 +5,10 @@
 
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{PeerPlan, PlanKnot};
+use alpha3_core::scenario::Scenario;
 use alpha3_sim::World;
 use alpha3_sim::scenario::moving_obstacles;
+use alpha3_sim::traffic::Traffic;
 
 /// How far ahead plans are known, and how densely they are sampled.
 const HORIZON_S: f64 = 240.0;
@@ -15,8 +17,27 @@ const STEP_S: f64 = 2.0;
 /// Plans of every aircraft and moving obstacle in `world`, from now on.
 pub fn known_plans(world: &World) -> Vec<PeerPlan> {
     let t0 = world.now_s();
-    let times: Vec<f64> = (0..=((HORIZON_S / STEP_S) as usize))
-        .map(|i| t0 + i as f64 * STEP_S)
+    plans_over(
+        world.traffic(),
+        world.scenario(),
+        t0,
+        t0 + HORIZON_S,
+        STEP_S,
+    )
+}
+
+/// Plans of every aircraft in `traffic` and moving obstacle in `scenario`, sampled every
+/// `step_s` from scenario time `t0_s` to `t1_s`. Obstacle ids are `obstacle-<i>`.
+pub fn plans_over(
+    traffic: &Traffic,
+    scenario: &Scenario,
+    t0_s: f64,
+    t1_s: f64,
+    step_s: f64,
+) -> Vec<PeerPlan> {
+    let step_s = step_s.max(0.1);
+    let times: Vec<f64> = (0..=(((t1_s - t0_s).max(0.0) / step_s) as usize))
+        .map(|i| t0_s + i as f64 * step_s)
         .collect();
     let knots = |at: &dyn Fn(f64) -> Enu| -> Vec<PlanKnot> {
         times
@@ -27,8 +48,7 @@ pub fn known_plans(world: &World) -> Vec<PeerPlan> {
             })
             .collect()
     };
-    let mut plans: Vec<PeerPlan> = world
-        .traffic()
+    let mut plans: Vec<PeerPlan> = traffic
         .aircraft
         .iter()
         .map(|a| PeerPlan {
@@ -40,7 +60,7 @@ pub fn known_plans(world: &World) -> Vec<PeerPlan> {
             radius_m: 0.0,
         })
         .collect();
-    for (i, o) in moving_obstacles(world.scenario()).iter().enumerate() {
+    for (i, o) in moving_obstacles(scenario).iter().enumerate() {
         plans.push(PeerPlan {
             peer: format!("obstacle-{i}"),
             knots: knots(&|t| o.center_at(t)),

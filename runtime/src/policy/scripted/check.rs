@@ -7,11 +7,10 @@
 use alpha3_core::command::Command;
 use alpha3_core::config::{Limits, VehicleProfile};
 use alpha3_core::frames::Enu;
-use alpha3_core::gate::{GateContext, GateState, PeerPlan, PlanKnot, Verdict, evaluate, ids};
+use alpha3_core::gate::{GateContext, GateState, PeerPlan, Verdict, evaluate, ids};
 use alpha3_core::scenario::Scenario;
 use alpha3_core::snapshot::VehicleSnapshot;
 use alpha3_sim::dynamics::FlightLimits;
-use alpha3_sim::scenario::moving_obstacles;
 use alpha3_sim::traffic::Traffic;
 
 /// Extra separation the agent keeps over the gate's, metres.
@@ -21,7 +20,6 @@ const PLANNING_UNCERTAINTY_M: f64 = 4.0;
 /// Plans of other aircraft are known this far past the mission's time budget, seconds.
 const PLAN_TAIL_S: f64 = 600.0;
 const PLAN_STEP_S: f64 = 2.0;
-const OBSTACLE_PREFIX: &str = "obstacle-";
 
 /// Findings that are about where the leg goes (a detour helps), not when (waiting helps).
 pub(super) const STATIC_IDS: [&str; 6] = [
@@ -153,40 +151,5 @@ fn known_plans(scenario: &Scenario) -> Vec<PeerPlan> {
     let cruise = FlightLimits::from_airframe(&scenario.uav).cruise_speed_mps;
     let traffic = Traffic::new(scenario, cruise);
     let end = scenario.mission.time_budget_s.max(0.0) + PLAN_TAIL_S;
-    let times: Vec<f64> = (0..=((end / PLAN_STEP_S) as usize))
-        .map(|i| i as f64 * PLAN_STEP_S)
-        .collect();
-    let knots = |at: &dyn Fn(f64) -> Enu| -> Vec<PlanKnot> {
-        times
-            .iter()
-            .map(|&t| PlanKnot {
-                time_ms: (t * 1000.0).round() as u64,
-                position: at(t),
-            })
-            .collect()
-    };
-    let mut plans: Vec<PeerPlan> = traffic
-        .aircraft
-        .iter()
-        .map(|a| PeerPlan {
-            peer: a.id.clone(),
-            knots: knots(&|t| {
-                let p = a.plan.position_at(t);
-                Enu::new(p[0], p[1], p[2])
-            }),
-            radius_m: 0.0,
-        })
-        .collect();
-    for (i, o) in moving_obstacles(scenario).iter().enumerate() {
-        plans.push(PeerPlan {
-            peer: format!("{OBSTACLE_PREFIX}{i}"),
-            knots: knots(&|t| o.center_at(t)),
-            radius_m: if o.radius_m.is_finite() {
-                o.radius_m.max(0.0)
-            } else {
-                0.0
-            },
-        });
-    }
-    plans
+    crate::agent::plans_over(&traffic, scenario, 0.0, end, PLAN_STEP_S)
 }
