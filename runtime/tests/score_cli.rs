@@ -121,8 +121,12 @@ fn out_writes_the_three_reports_and_counts_a_truncated_file_as_a_failure() {
     assert_eq!(csv_cell(row, "total_attempt_calls"), "5.0");
     assert_eq!(csv_cell(row, "call_efficiency"), "0.8");
     assert_eq!(csv_cell(row, "mean_total_tokens"), "4000.0");
-    let pillars: Value = serde_json::from_str(&csv_cell(row, "pillars")).unwrap();
+    // The published layout: a Python dict literal, read back as the published file is.
+    let cell = csv_cell(row, "pillars");
+    assert!(cell.starts_with("{'TO': 1.0, 'SP': "), "{cell}");
+    let pillars = alpha3::score::parse_py_dict(&cell).unwrap();
     assert_eq!(pillars["TO"], 1.0);
+    assert_eq!(pillars.len(), 6);
     assert_eq!(
         lines.next().map(|l| l.starts_with("acme/bot-1,macro,")),
         Some(true)

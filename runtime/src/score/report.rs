@@ -219,11 +219,16 @@ impl Leaderboard {
 fn csv_row(r: &RunReport) -> anyhow::Result<Vec<String>> {
     let m = &r.summary;
     let opt = |v: Option<f64>| v.map(py_float).unwrap_or_default();
-    let pillars: serde_json::Map<String, serde_json::Value> = NAMES
-        .iter()
-        .zip(m.pillars.values())
-        .map(|(k, v)| (k.to_string(), serde_json::Value::from(v)))
-        .collect();
+    // As the published file writes it: a Python dict literal (`str(dict)`), not JSON.
+    let pillars = format!(
+        "{{{}}}",
+        NAMES
+            .iter()
+            .zip(m.pillars.values())
+            .map(|(k, v)| format!("'{k}': {}", py_float(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     Ok(vec![
         r.model.clone(),
         r.domain.clone(),
@@ -235,7 +240,7 @@ fn csv_row(r: &RunReport) -> anyhow::Result<Vec<String>> {
         py_float(m.reliability),
         py_float(m.coverage),
         py_float(m.alpha3_macro),
-        serde_json::to_string(&pillars)?,
+        pillars,
         opt(m.mean_gen_time_s),
         opt(m.mean_total_tokens),
         opt(m.alpha3_per_s),
