@@ -235,6 +235,16 @@ impl Watchdog {
         WatchdogAction::Step(self.ladder[i])
     }
 
+    /// The ladder took the vehicle away (a return or landing) for a lost link that is back:
+    /// nothing escalates any more and the agent may decide again (a valid decision resets the
+    /// ladder), so the runtime stops waiting on the turn it was flying.
+    pub fn released(&self) -> bool {
+        self.level
+            .is_some_and(|(i, _)| self.ladder[i] != FailsafeStep::Hold)
+            && self.level_cause == Some(Cause::LinkLost)
+            && !self.link_lost
+    }
+
     /// The step taken last and why, if the ladder is engaged.
     pub fn engaged(&self) -> Option<(FailsafeStep, Cause)> {
         let (i, _) = self.level?;
@@ -672,6 +682,37 @@ mod tests {
             WatchdogAction::Step(FailsafeStep::Land)
         );
         assert_eq!(w.engaged(), Some((FailsafeStep::Land, Cause::LinkLost)));
+    }
+
+    #[test]
+    fn a_ladder_engaged_for_a_lost_link_is_released_when_it_is_back() {
+        let mut w = Watchdog::new(&config(), 60_000);
+        assert!(!w.released());
+        w.link_lost(true);
+        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        w.link_lost(false);
+        assert!(
+            !w.released(),
+            "a hold leaves the vehicle where the agent had it"
+        );
+        w.link_lost(true);
+        assert_eq!(
+            w.tick(10_000, None),
+            WatchdogAction::Step(FailsafeStep::Return)
+        );
+        assert!(!w.released(), "still lost");
+        w.link_lost(false);
+        assert!(w.released());
+        w.decision_made();
+        assert!(!w.released(), "the decision took it back");
+        // Engaged for another cause: not released by the link.
+        let mut w = Watchdog::new(&config(), 1_000);
+        w.decision_started(0);
+        assert_eq!(
+            w.tick(2_000, None),
+            WatchdogAction::Step(FailsafeStep::Hold)
+        );
+        assert!(!w.released());
     }
 
     #[test]

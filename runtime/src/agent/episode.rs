@@ -189,7 +189,7 @@ async fn episode_loop<V: VehicleSide>(
                         &mut lp,
                         recorder,
                         started + settings.deadline_ms + 1,
-                        false,
+                        Until::Time,
                     )
                     .await?;
                 } else {
@@ -242,13 +242,19 @@ async fn episode_loop<V: VehicleSide>(
             for e in o.events {
                 recorder.append(side.now_ms(), e)?;
             }
+            // A move, and the play-out after the last action, stop early when the link comes
+            // back after the watchdog took the vehicle away: the turn's remaining actions go on
+            // from where it is, and the agent decides again after them (found in the 10k
+            // corpus: a return flown on for 110 s after the link came back, into GNSS jamming
+            // and out of the fence). An ordered wait runs its time: holding through an outage
+            // is how an agent plans for one.
             if let Some(wait) = o.wait_ms {
                 let until = (side.now_ms() + wait).min(turn_end);
-                run_side(side, gate, &mut lp, recorder, until, false).await?;
+                run_side(side, gate, &mut lp, recorder, until, Until::Time).await?;
             }
             if o.moved {
                 // Actions run in order, each move to completion (as a mission upload would).
-                run_side(side, gate, &mut lp, recorder, turn_end, true).await?;
+                run_side(side, gate, &mut lp, recorder, turn_end, Until::Settled).await?;
             }
             observations.push(ToolObservation {
                 name: o.tool,
@@ -257,11 +263,16 @@ async fn episode_loop<V: VehicleSide>(
         }
         out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
         // Let the last command play out (the vehicle's own clock), under the watchdog.
-        run_side(side, gate, &mut lp, recorder, turn_end, !watchdog_rules).await?;
+        let play_out = if watchdog_rules {
+            Until::Released
+        } else {
+            Until::Settled
+        };
+        run_side(side, gate, &mut lp, recorder, turn_end, play_out).await?;
         // A turn spans at least the decision period, even one that moved nothing (no action,
         // all refused or held back): the world does not wait on the agent.
         let period_end = started + settings.watchdog.decision_period_ms;
-        run_side(side, gate, &mut lp, recorder, period_end, false).await?;
+        run_side(side, gate, &mut lp, recorder, period_end, Until::Time).await?;
         recorder.flush()?;
 
         // ---- operator turn ----
@@ -395,17 +406,42 @@ fn termination(
     None
 }
 
-/// Runs the vehicle until `until_ms` — or, with `stop_when_settled`, until its command is
-/// done — sampling truth and link, reporting violations and letting the watchdog act.
+/// When [`run_side`] may stop before its time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Until {
+    /// Only at the time.
+    Time,
+    /// When the watchdog, engaged for a lost link, is released by the link coming back.
+    Released,
+    /// As `Released`, or when the vehicle's command is done.
+    Settled,
+}
+
+/// Runs the vehicle until `until_ms` — or earlier as `until` allows — sampling truth and link,
+/// reporting violations and letting the watchdog act.
 async fn run_side<V: VehicleSide>(
     side: &mut V,
     gate: &GateContext,
     lp: &mut Loop,
     recorder: &mut Recorder,
     until_ms: u64,
-    stop_when_settled: bool,
+    until: Until,
 ) -> Result<(), Stop> {
-    while side.now_ms() < until_ms && !(stop_when_settled && side.is_settled()) {
+    // Released: the link is back, and the vehicle still flies the watchdog's return or landing
+    // (no later command of the agent's replaced it).
+    let released = |side: &V, lp: &Loop| {
+        lp.watchdog.released()
+            && matches!(
+                side.snapshot().mode,
+                alpha3_core::snapshot::FlightMode::Return | alpha3_core::snapshot::FlightMode::Land
+            )
+    };
+    let done = |side: &V, lp: &Loop| match until {
+        Until::Time => false,
+        Until::Released => released(side, lp),
+        Until::Settled => released(side, lp) || side.is_settled(),
+    };
+    while side.now_ms() < until_ms && !done(side, lp) {
         let next = (side.now_ms() + lp.interval_ms).min(until_ms);
         side.advance_to(next).await?;
         tick_after_advance(side, gate, lp, recorder).await?;
