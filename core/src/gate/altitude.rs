@@ -112,7 +112,7 @@ pub(crate) fn breach_s(ctx: &GateContext, plan: &Plan) -> Option<f64> {
     }
     let t = if vz > 0.0 {
         (hi - z0) / vz
-    } else if vz < 0.0 && z0 >= lo {
+    } else if vz < 0.0 && z0 >= lo && leg.band == Band::Checked {
         (z0 - lo) / -vz
     } else {
         return None;

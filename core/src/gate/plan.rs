@@ -28,7 +28,7 @@ use super::ids;
 use super::profile::{headway, start_profile};
 use super::verdict::Finding;
 use crate::command::Command;
-use crate::snapshot::VehicleSnapshot;
+use crate::snapshot::{FlightMode, LandedState, VehicleSnapshot};
 use nalgebra::Vector3;
 
 pub(crate) type V3 = Vector3<f64>;
@@ -147,7 +147,9 @@ impl Plan {
         Ok(b.finish())
     }
 
-    /// Straight on at the current velocity for the breach horizon, margin `u` only.
+    /// Straight on at the current velocity for the breach horizon, margin `u` only. A vehicle
+    /// that is landing (land mode, or the landing state) may go below the band, as a landing
+    /// leg may: its descent is the landing, not a breach.
     pub fn coast(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Plan {
         let p0 = snap.position.to_vector();
         let v0 = snap.velocity.to_vector();
@@ -162,7 +164,11 @@ impl Plan {
             to: end,
             taper_h: 0.0,
             taper_v: 0.0,
-            band: Band::Checked,
+            band: if snap.mode == FlightMode::Land || snap.landed == LandedState::Landing {
+                Band::ExemptBelow
+            } else {
+                Band::Checked
+            },
             velocity: v0,
             entry_velocity: v0,
             duration_s: horizon,

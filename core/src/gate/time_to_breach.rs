@@ -129,6 +129,31 @@ mod tests {
     }
 
     #[test]
+    fn a_descent_through_the_floor_is_a_breach_unless_the_vehicle_is_landing() {
+        // 14 m up, descending at 1.5 m/s, floor of the band at 10 m (open_field): 2.67 s.
+        use crate::snapshot::{FlightMode, LandedState};
+        let ctx = open_field();
+        let floor = ctx.limits.min_altitude_m;
+        let mut snap = hovering(0.0, 0.0, floor + 4.0);
+        snap.velocity.z = -1.5;
+        let b = time_to_breach(&ctx, &snap, NOW).unwrap();
+        assert_eq!(b.id, ids::ALTITUDE_PATH_LEAVES_BAND);
+        assert_eq!(b.in_ms, 2_667);
+        // Landing (the mode, or the landing state): that descent is the landing.
+        let mut landing = snap;
+        landing.mode = FlightMode::Land;
+        assert_eq!(time_to_breach(&ctx, &landing, NOW), None);
+        let mut landing = snap;
+        landing.landed = LandedState::Landing;
+        assert_eq!(time_to_breach(&ctx, &landing, NOW), None);
+        // Climbing out of the top of the band while landing is still one.
+        let mut up = landing;
+        up.position.z = ctx.limits.max_altitude_m - 1.0;
+        up.velocity.z = 2.0;
+        assert!(time_to_breach(&ctx, &up, NOW).is_some());
+    }
+
+    #[test]
     fn a_moving_zone_arriving_at_a_hovering_vehicle_is_a_breach() {
         // r = 10 at (100, 0), moving west at 5 m/s; the vehicle hovers at the origin: the
         // zone's edge plus 2 m reaches it when the centre is 12 m away, after 17.6 s.
