@@ -132,6 +132,8 @@ struct Observed {
     violation_times: Vec<(u64, String)>,
     airborne_at_end: bool,
     home_distance_end_m: f64,
+    /// Where the vehicle ended, x/y (truth).
+    end_xy: [f64; 2],
     /// Agent turns after the fault other than the safe fallback and the watchdog's.
     commands_after_fault: usize,
 }
@@ -226,6 +228,7 @@ async fn fly_case_with(case: &Case, dir: &Path, settings: EpisodeSettings) -> Ob
             .collect(),
         airborne_at_end: world.snapshot().is_airborne(),
         home_distance_end_m: (truth.position[0] - home[0]).hypot(truth.position[1] - home[1]),
+        end_xy: [truth.position[0], truth.position[1]],
         commands_after_fault: lines
             .iter()
             .filter(|l| {
@@ -547,14 +550,15 @@ async fn a_return_ruled_out_by_the_gate_gives_way_to_the_land_step() {
 }
 
 /// No fault but the end of the episode: the turn budget runs out while the vehicle is out on
-/// its mission. Nobody will decide for it any more, so the failsafe takes it home and lands it
-/// before the termination is recorded.
+/// its mission. Nobody will decide for it any more, so the failsafe takes it to the nearest
+/// authorised place to land (home or an emergency site) and lands it there before the
+/// termination is recorded.
 #[tokio::test(start_paused = true)]
 async fn an_episode_ending_in_the_air_hands_the_vehicle_to_the_failsafe() {
     let dir = tempfile::tempdir().unwrap();
     let case = Case {
         fault: "turn budget ends in flight",
-        expected: "return, landing at home (episode ended)",
+        expected: "return, landing at the nearest of home and the sites (episode ended)",
         llm: None,
         faults: vec![],
         loss_windows: vec![],
@@ -566,13 +570,15 @@ async fn an_episode_ending_in_the_air_hands_the_vehicle_to_the_failsafe() {
     row(&mut table, &case, &o);
     println!("{table}");
     assert_eq!(o.out.reason, "turn_budget");
-    assert_eq!(
-        o.watchdog
-            .iter()
-            .filter(|w| w.2 != ESCAPE)
-            .map(|w| (w.1.as_str(), w.2.as_str()))
-            .collect::<Vec<_>>(),
-        [("return_to_home", "episodeended")],
+    let ladder: Vec<(&str, &str)> = o
+        .watchdog
+        .iter()
+        .filter(|w| w.2 != ESCAPE)
+        .map(|w| (w.1.as_str(), w.2.as_str()))
+        .collect();
+    assert!(
+        ladder == [("return_to_home", "episodeended")]
+            || ladder == [("return_to_site", "episodeended")],
         "{}",
         steps(&o)
     );
@@ -608,7 +614,33 @@ async fn an_episode_ending_in_the_air_hands_the_vehicle_to_the_failsafe() {
         .unwrap();
     assert!(out_there > 100.0, "handed over {out_there:.0} m from home");
     assert!(t_end > t_return, "the termination comes after the landing");
-    landed_at_home(&case, &o);
+    // Landed at the place nearest to where it was handed over, with no violation.
+    let scenario = scenario_for(&case);
+    let at_hand_over = o
+        .lines
+        .iter()
+        .find_map(|l| match &l.event {
+            Event::Truth { position, .. } if l.t_ms >= t_return => Some([position.x, position.y]),
+            _ => None,
+        })
+        .unwrap();
+    let d = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    let nearest = std::iter::once([scenario.spawn.xyz[0], scenario.spawn.xyz[1]])
+        .chain(
+            scenario
+                .landing
+                .iter()
+                .flat_map(|l| l.emergency_sites.iter().map(|s| [s[0], s[1]])),
+        )
+        .min_by(|a, b| d(*a, at_hand_over).total_cmp(&d(*b, at_hand_over)))
+        .unwrap();
+    assert!(!o.airborne_at_end, "still airborne");
+    assert!(
+        d(o.end_xy, nearest) <= HOME_M,
+        "landed at {:?}, the nearest place was {nearest:?}",
+        o.end_xy
+    );
+    assert!(o.violations.is_empty(), "{:?}", o.violations);
 }
 
 #[tokio::test(start_paused = true)]

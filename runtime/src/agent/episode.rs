@@ -499,7 +499,11 @@ pub(super) async fn take_step<V: VehicleSide>(
     let command = match step {
         FailsafeStep::Hold => Command::Hold,
         FailsafeStep::Return => {
-            let to = return_command(gate, snapshot, now).unwrap_or(Command::ReturnToHome);
+            let ended = lp
+                .watchdog
+                .engaged()
+                .is_some_and(|(_, c)| c == alpha3_core::watchdog::Cause::EpisodeEnded);
+            let to = return_command(gate, snapshot, now, ended).unwrap_or(Command::ReturnToHome);
             lp.return_to = Some(to);
             to
         }
@@ -525,11 +529,16 @@ pub(super) async fn take_step<V: VehicleSide>(
     recorder.append(
         now,
         Event::Watchdog {
-            // What was flown: the gate may have made the step a landing or a move.
-            action: verdict
-                .approved()
-                .map_or(command.name(), |a| a.command().name())
-                .to_string(),
+            // What was flown: the gate may have made the step a landing or a move; a return
+            // to an emergency site is named apart from the land step.
+            action: match verdict.approved().map(|a| *a.command()) {
+                Some(Command::Land { site: Some(_) }) if step == FailsafeStep::Return => {
+                    "return_to_site"
+                }
+                Some(c) => c.name(),
+                None => command.name(),
+            }
+            .to_string(),
             reason,
         },
     )?;

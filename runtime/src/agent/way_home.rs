@@ -1,10 +1,10 @@
 //! Where the watchdog's return goes, and the way there that its land step is weighed against.
 //!
-//! The return goes home, as PX4's RTL does. When the gate rules that out — its path through a
-//! zone or out of the fence, the energy to get there, no position fix — it goes to the nearest
-//! authorised landing site the gate approves a landing at instead (PX4's "closest safe
-//! destination" RTL with rally points). Only when neither is possible is the return ruled out,
-//! and the watchdog's land step puts the vehicle down where it is.
+//! The return goes to the nearest authorised place to land that is open: home, as PX4's RTL
+//! does, unless the gate rules the way there out (a zone, the fence, the energy, no position
+//! fix), or an emergency site the gate approves a landing at now (PX4's "closest safe
+//! destination" RTL with rally points). Only when none is open is the return ruled out, and the
+//! watchdog's land step puts the vehicle down where it is.
 
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
@@ -47,35 +47,44 @@ fn traffic_in_the_way(
         })
 }
 
-/// The return to fly from `snap`: home when the gate does not rule it out, else a landing at
-/// the nearest authorised site that the gate approves now with nothing in the way; `None` when neither is possible.
-/// Without a fix neither is: the return would fly on a drifting estimate — towards a place
-/// that is not there, possibly out of the fence — so, as PX4 does on position loss, the
-/// vehicle lands instead.
+/// The return to fly from `snap`: home when the gate does not rule the way there out (PX4's
+/// RTL), else — or first, with `nearest` — the nearest authorised place to land that is open:
+/// an emergency site when the gate approves a landing there now with nothing in the way (PX4's
+/// "closest safe destination" RTL with rally points). The hand-over at an episode's end uses
+/// `nearest`: the mission is over, so the quickest safe landing ends the flight (found in the
+/// 10k corpus: an episode ending beside a site flew a 1.4 km return home into GNSS jamming and
+/// was landed off-site). `None` when none is open. Without a fix none is: the return would fly
+/// on a drifting estimate — towards a place that is not there, possibly out of the fence — so,
+/// as PX4 does on position loss, the vehicle lands instead.
 pub(super) fn return_command(
     gate: &GateContext,
     snap: &VehicleSnapshot,
     now_ms: u64,
+    nearest: bool,
 ) -> Option<Command> {
-    if !ruled_out(gate, snap, &Command::ReturnToHome, now_ms) {
-        return Some(Command::ReturnToHome);
-    }
-    let mut sites: Vec<[f64; 2]> = gate.landing_sites().collect();
-    let d = |s: &[f64; 2]| (s[0] - snap.position.x).hypot(s[1] - snap.position.y);
-    sites.sort_by(|a, b| d(a).total_cmp(&d(b)));
-    sites
-        .into_iter()
-        .map(|site| Command::Land { site: Some(site) })
-        .find(|land| {
-            // The way to a site must be clear of everything the gate checks, traffic too: the
-            // failsafe path flies it whatever comes.
+    let here = |x: f64, y: f64| (x - snap.position.x).hypot(y - snap.position.y);
+    let home = gate.home();
+    let mut places: Vec<(f64, Command)> = gate
+        .landing_sites()
+        .map(|site| (here(site[0], site[1]), Command::Land { site: Some(site) }))
+        .collect();
+    // Home first unless the nearest place is wanted.
+    let home_at = if nearest { here(home.x, home.y) } else { -1.0 };
+    places.push((home_at, Command::ReturnToHome));
+    places.sort_by(|a, b| a.0.total_cmp(&b.0));
+    places.into_iter().map(|(_, c)| c).find(|c| match c {
+        Command::ReturnToHome => !ruled_out(gate, snap, c, now_ms),
+        // The way to a site must be clear of everything the gate checks, traffic too: the
+        // failsafe path flies it whatever comes.
+        land => {
             evaluate(gate, snap, land, now_ms, &mut GateState::default())
                 .approved()
                 .is_some_and(|a| a.command() == land)
                 && evaluate_failsafe_in(gate, snap, land, now_ms)
                     .approved()
                     .is_some_and(|a| a.command() == land)
-        })
+        }
+    })
 }
 
 /// Where `command` (a return) ends, on the ground.
@@ -100,7 +109,7 @@ pub(super) fn return_status(
     let (ruled_out, traffic_in_way) = match returning {
         _ if !snap.is_airborne() => (false, false),
         Some(command) => (ruled_out(gate, snap, command, now_ms), false),
-        None => match return_command(gate, snap, now_ms) {
+        None => match return_command(gate, snap, now_ms, false) {
             None => (true, false),
             Some(command) => (false, traffic_in_the_way(gate, snap, &command, now_ms)),
         },
@@ -145,7 +154,7 @@ mod tests {
         assert!((s.height_m - 40.0).abs() < 1e-9);
         assert!(!s.ruled_out);
         assert_eq!(
-            return_command(&gate(), &hovering(300.0, 400.0, 40.0), NOW),
+            return_command(&gate(), &hovering(300.0, 400.0, 40.0), NOW, false),
             Some(Command::ReturnToHome)
         );
     }
@@ -171,7 +180,7 @@ mod tests {
             .with_landing_site(Enu::new(300.0, 200.0, 0.0))
             .with_landing_site(Enu::new(700.0, 0.0, 0.0));
         let at = hovering(300.0, 0.0, 40.0);
-        let command = return_command(&zone, &at, NOW);
+        let command = return_command(&zone, &at, NOW, false);
         assert_eq!(
             command,
             Some(Command::Land {
@@ -191,12 +200,33 @@ mod tests {
     }
 
     #[test]
+    fn a_site_nearer_than_home_is_where_the_hand_over_return_goes() {
+        let sites = gate().with_landing_site(Enu::new(320.0, 0.0, 0.0));
+        let at = hovering(300.0, 0.0, 40.0);
+        assert_eq!(
+            return_command(&sites, &at, NOW, true),
+            Some(Command::Land {
+                site: Some([320.0, 0.0])
+            })
+        );
+        // Home nearer: home. And home first unless the nearest is wanted.
+        assert_eq!(
+            return_command(&sites, &hovering(100.0, 0.0, 40.0), NOW, true),
+            Some(Command::ReturnToHome)
+        );
+        assert_eq!(
+            return_command(&sites, &at, NOW, false),
+            Some(Command::ReturnToHome)
+        );
+    }
+
+    #[test]
     fn without_a_fix_the_return_is_ruled_out_even_with_sites() {
         let sites = gate().with_landing_site(Enu::new(320.0, 0.0, 0.0));
         let mut no_fix = hovering(300.0, 0.0, 40.0);
         no_fix.gnss.fix = FixType::None;
         assert!(return_status(&sites, &no_fix, NOW, None).ruled_out);
-        assert_eq!(return_command(&sites, &no_fix, NOW), None);
+        assert_eq!(return_command(&sites, &no_fix, NOW, true), None);
     }
 
     #[test]
