@@ -200,6 +200,12 @@ impl FlightController {
     /// The ground velocity the controller wants, from the estimate `est`; advances phases.
     pub fn demand(&mut self, est: V3, limits: &FlightLimits) -> V3 {
         let cruise = self.cruise_mps.min(limits.max_speed_mps);
+        // Holding a point (a hold, a landing's descent) is the position controller's work, not
+        // the trajectory's: its corrections are capped by the airframe's top speed (PX4's
+        // MPC_XY_VEL_MAX), not by a commanded cruise speed. A vehicle told to cruise at 0.5 m/s
+        // still holds its landing spot in a gust (found by the adversarial policies: a slow
+        // speed, then a return, drifted 15 m off home while landing).
+        let hold = limits.max_speed_mps;
         match self.mode {
             Mode::Idle => [0.0; 3],
             Mode::Uncontrolled => [0.0, 0.0, -limits.max_descent_mps.max(3.0)],
@@ -211,7 +217,7 @@ impl FlightController {
                 follow(self.leg_start, target, est, cruise, limits)
             }
             Mode::GoTo { target } => follow(self.leg_start, target, est, cruise, limits),
-            Mode::Hold { at } => track(est, at, cruise, limits),
+            Mode::Hold { at } => track(est, at, hold, limits),
             Mode::Return { target, phase } => {
                 // Straight up over where the return began, then straight home.
                 let top = [self.leg_start[0], self.leg_start[1], target[2]];
@@ -255,7 +261,7 @@ impl FlightController {
                 } else {
                     limits.land_speed_mps
                 };
-                let mut v = track(est, [site[0], site[1], est[2]], cruise, limits);
+                let mut v = track(est, [site[0], site[1], est[2]], hold, limits);
                 v[2] = -sink;
                 v
             }
