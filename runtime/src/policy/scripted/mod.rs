@@ -128,6 +128,18 @@ impl Plan {
         true
     }
 
+    /// A hop to `spot` (a refuge) taking `dlo`..`dhi` seconds; false when out of actions.
+    fn hop(&mut self, spot: [f64; 3], dlo: f64, dhi: f64) -> bool {
+        if !self.push(set_waypoint(spot), Tag::Other) {
+            return false;
+        }
+        self.lo_s += dlo;
+        self.hi_s += dhi;
+        self.at = spot;
+        self.busy = true;
+        true
+    }
+
     fn wait(&mut self, seconds: f64) -> bool {
         let d = (seconds.max(0.0) * 10.0).ceil() / 10.0;
         if !self.push(Action::mcp("hold", json!({"duration_s": d})), Tag::Other) {
@@ -474,13 +486,7 @@ impl ScriptedPolicy {
                     }
                     Step::EnergyShort => return Flown::EnergyShort,
                 };
-                let pushed = plan.push(
-                    Action::mcp(
-                        "set_waypoint",
-                        json!({"waypoint": {"x": to[0], "y": to[1], "z": to[2]}}),
-                    ),
-                    Tag::Leg { target: k },
-                );
+                let pushed = plan.push(set_waypoint(to), Tag::Leg { target: k });
                 if !pushed || to != *p {
                     // Out of actions, or part of the way: the next turn goes on from there.
                     if pushed {
@@ -730,15 +736,7 @@ impl ScriptedPolicy {
                 let Step::Go(reached) = self.leg(&mut trial, s, via, horizon) else {
                     return None;
                 };
-                if reached != via
-                    || !trial.push(
-                        Action::mcp(
-                            "set_waypoint",
-                            json!({"waypoint": {"x": via[0], "y": via[1], "z": via[2]}}),
-                        ),
-                        Tag::Leg { target },
-                    )
-                {
+                if reached != via || !trial.push(set_waypoint(via), Tag::Leg { target }) {
                     return None;
                 }
                 match self.leg(&mut trial, s, goal, horizon) {
@@ -768,19 +766,8 @@ impl ScriptedPolicy {
                             && c.hold_is_clear(s, spot, plan.lo_s + dlo, plan.hi_s + dhi + seconds);
                         clear.then_some((spot, dlo, dhi))
                     });
-                if let Some((spot, dlo, dhi)) = refuge
-                    && plan.push(
-                        Action::mcp(
-                            "set_waypoint",
-                            json!({"waypoint": {"x": spot[0], "y": spot[1], "z": spot[2]}}),
-                        ),
-                        Tag::Other,
-                    )
-                {
-                    plan.lo_s += dlo;
-                    plan.hi_s += dhi;
-                    plan.at = spot;
-                    plan.busy = true;
+                if let Some((spot, dlo, dhi)) = refuge {
+                    plan.hop(spot, dlo, dhi);
                 }
             }
         }
@@ -812,19 +799,8 @@ impl ScriptedPolicy {
                             && safe(spot, plan.lo_s + dlo);
                         clear.then_some((spot, dlo, dhi))
                     });
-                if let Some((spot, dlo, dhi)) = refuge
-                    && plan.push(
-                        Action::mcp(
-                            "set_waypoint",
-                            json!({"waypoint": {"x": spot[0], "y": spot[1], "z": spot[2]}}),
-                        ),
-                        Tag::Other,
-                    )
-                {
-                    plan.lo_s += dlo;
-                    plan.hi_s += dhi;
-                    plan.at = spot;
-                    plan.busy = true;
+                if let Some((spot, dlo, dhi)) = refuge {
+                    plan.hop(spot, dlo, dhi);
                 }
             }
         }
@@ -886,13 +862,7 @@ impl ScriptedPolicy {
                 None => vec![above],
             };
             for p in path {
-                plan.push(
-                    Action::mcp(
-                        "set_waypoint",
-                        json!({"waypoint": {"x": p[0], "y": p[1], "z": p[2]}}),
-                    ),
-                    Tag::Other,
-                );
+                plan.push(set_waypoint(p), Tag::Other);
             }
         }
         // The landing is the one action the budget always keeps room for.
@@ -942,6 +912,14 @@ impl Policy for ScriptedPolicy {
             }
         })
     }
+}
+
+/// A `set_waypoint` action to `p`.
+fn set_waypoint(p: [f64; 3]) -> Action {
+    Action::mcp(
+        "set_waypoint",
+        json!({"waypoint": {"x": p[0], "y": p[1], "z": p[2]}}),
+    )
 }
 
 /// How far along `from` → `to` the point `end` lies (0..1).
