@@ -29,6 +29,6 @@ mod way_home;
 pub use episode::{EpisodeOutcome, run_episode, run_episode_on};
 pub use execute::ActionOutcome;
 pub use linked::{LinkHealth, LinkedVehicle, OperatorSource, Sources};
-pub use settings::{EpisodeSettings, profile_for_scenario};
+pub use settings::{EpisodeSettings, profile_for_scenario, shipped_vehicle};
 pub use side::VehicleSide;
 pub use traffic::{known_plans, plans_over};

@@ -4,7 +4,6 @@
 
 use crate::agent::{EpisodeSettings, known_plans, profile_for_scenario};
 use alpha3_core::command::Command;
-use alpha3_core::config::VehicleProfile;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateContextError};
 use alpha3_core::scenario::Scenario;
@@ -22,25 +21,6 @@ pub struct Scene {
     pub no_fly_zones: usize,
     pub traffic: usize,
     pub peer_plans: usize,
-}
-
-/// The quadrotor of `configs/alpha3.toml`; the scenario's airframe overrides what it says.
-fn base_vehicle() -> VehicleProfile {
-    VehicleProfile {
-        name: "quad-x500".into(),
-        frame: "quadrotor".into(),
-        mass_kg: 2.0,
-        max_speed_mps: 12.0,
-        cruise_speed_mps: 8.0,
-        max_climb_mps: 3.0,
-        max_descent_mps: 1.5,
-        max_accel_mps2: 4.0,
-        max_yaw_rate_dps: 60.0,
-        battery_capacity_wh: 74.0,
-        hover_power_w: 220.0,
-        drag_power_w_per_mps3: 0.05,
-        manoeuvre_power_w_per_mps2: 15.0,
-    }
 }
 
 fn load(s: &Scenario) -> usize {
@@ -64,7 +44,7 @@ impl Scene {
     pub fn busiest() -> Result<Self, GateContextError> {
         let scenario = busiest_scenario();
         let limits = EpisodeSettings::default().limits;
-        let profile = profile_for_scenario(&scenario, &base_vehicle());
+        let profile = profile_for_scenario(&scenario, &crate::agent::shipped_vehicle());
         let mut gate = GateContext::from_scenario(&scenario, &limits, &profile, 0)?;
         let first = scenario
             .mission

@@ -5,7 +5,7 @@
 //! leg it plans is still clear when it is flown a few seconds off the estimate.
 
 use alpha3_core::command::Command;
-use alpha3_core::config::{Limits, VehicleProfile};
+use alpha3_core::config::Limits;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateState, PeerPlan, Verdict, evaluate, ids};
 use alpha3_core::scenario::Scenario;
@@ -37,25 +37,6 @@ pub(super) const TIMED_IDS: [&str; 3] = [
     ids::NO_FLY_MOVING_CONFLICT,
 ];
 
-/// The vehicle profile the configs ship (`configs/alpha3.toml`), under the scenario's airframe.
-fn base_profile() -> VehicleProfile {
-    VehicleProfile {
-        name: "quad-x500".into(),
-        frame: "quadrotor".into(),
-        mass_kg: 2.0,
-        max_speed_mps: 12.0,
-        cruise_speed_mps: 8.0,
-        max_climb_mps: 3.0,
-        max_descent_mps: 1.5,
-        max_accel_mps2: 4.0,
-        max_yaw_rate_dps: 60.0,
-        battery_capacity_wh: 74.0,
-        hover_power_w: 220.0,
-        drag_power_w_per_mps3: 0.05,
-        manoeuvre_power_w_per_mps2: 15.0,
-    }
-}
-
 /// The agent's copy of the gate.
 #[derive(Debug, Clone)]
 pub(super) struct PathCheck {
@@ -69,7 +50,8 @@ impl PathCheck {
         let mut limits = limits.clone();
         limits.min_separation_m += EXTRA_SEPARATION_M;
         limits.position_uncertainty_m = limits.position_uncertainty_m.max(PLANNING_UNCERTAINTY_M);
-        let profile = crate::agent::profile_for_scenario(scenario, &base_profile());
+        let profile =
+            crate::agent::profile_for_scenario(scenario, &crate::agent::shipped_vehicle());
         let mut gate = GateContext::from_scenario(scenario, &limits, &profile, 0).ok()?;
         gate.set_peer_plans(known_plans(scenario)).ok()?;
         Some(Self { gate })
