@@ -150,6 +150,19 @@ fn scenario_for(case: &Case) -> Scenario {
     s
 }
 
+/// Flies every case in `dir` and prints their rows of the matrix.
+async fn fly_cases(cases: &[Case], dir: &Path) -> Vec<Observed> {
+    let mut table = header();
+    let mut observed = Vec::new();
+    for case in cases {
+        let o = fly_case(case, dir).await;
+        row(&mut table, case, &o);
+        observed.push(o);
+    }
+    println!("{table}");
+    observed
+}
+
 async fn fly_case(case: &Case, dir: &Path) -> Observed {
     fly_case_with(case, dir, settings()).await
 }
@@ -414,14 +427,7 @@ async fn llm_faults_hold_then_return_then_land() {
             loss_windows: vec![],
         },
     ];
-    let mut table = header();
-    let mut observed = Vec::new();
-    for case in &cases {
-        let o = fly_case(case, dir.path()).await;
-        row(&mut table, case, &o);
-        observed.push(o);
-    }
-    println!("{table}");
+    let observed = fly_cases(&cases, dir.path()).await;
     for (case, o) in cases.iter().zip(&observed) {
         let cause = match case.llm {
             Some(LlmFault::Timeout | LlmFault::Hang) => "deadlinemissed",
@@ -669,14 +675,7 @@ async fn world_faults_are_flown_safely() {
             loss_windows: vec![],
         },
     ];
-    let mut table = header();
-    let mut observed = Vec::new();
-    for case in &cases {
-        let o = fly_case(case, dir.path()).await;
-        row(&mut table, case, &o);
-        observed.push(o);
-    }
-    println!("{table}");
+    let observed = fly_cases(&cases, dir.path()).await;
     for (case, o) in cases.iter().zip(&observed) {
         separation_while_holding_only(case, o);
         assert!(
