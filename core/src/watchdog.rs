@@ -484,9 +484,7 @@ mod tests {
             WatchdogAction::Step(FailsafeStep::Hold)
         );
         // A return under way is not interrupted by it.
-        let mut w = Watchdog::new(&config(), 60_000);
-        w.link_lost(true);
-        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        let mut w = holding_for_a_lost_link();
         assert_eq!(
             w.tick(10_000, None),
             WatchdogAction::Step(FailsafeStep::Return)
@@ -498,9 +496,7 @@ mod tests {
     fn an_ended_episode_takes_a_return_again_that_the_vehicle_no_longer_flies() {
         // The link was lost: hold, then return; a decision then replaced the return (the link
         // still lost, the ladder stays engaged). At the end the vehicle is not returning.
-        let mut w = Watchdog::new(&config(), 60_000);
-        w.link_lost(true);
-        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        let mut w = holding_for_a_lost_link();
         assert_eq!(
             w.tick(10_000, None),
             WatchdogAction::Step(FailsafeStep::Return)
@@ -541,11 +537,17 @@ mod tests {
         }
     }
 
-    /// A watchdog whose link was lost at 0: hold at 0, return at 10 s.
-    fn returning(first: ReturnStatus) -> Watchdog {
+    /// A watchdog whose link was lost at 0: the hold taken at 0.
+    fn holding_for_a_lost_link() -> Watchdog {
         let mut w = Watchdog::new(&config(), 60_000);
         w.link_lost(true);
         assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        w
+    }
+
+    /// A watchdog whose link was lost at 0: hold at 0, return at 10 s.
+    fn returning(first: ReturnStatus) -> Watchdog {
+        let mut w = holding_for_a_lost_link();
         w.observe_return(5_000, first);
         assert_eq!(
             w.tick(10_000, None),
@@ -646,9 +648,7 @@ mod tests {
     #[test]
     fn a_return_the_gate_rules_out_gives_way_to_the_land_step() {
         // Ruled out while holding: the return step is skipped for the land step.
-        let mut w = Watchdog::new(&config(), 60_000);
-        w.link_lost(true);
-        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        let mut w = holding_for_a_lost_link();
         w.observe_return(5_000, way(400.0, true));
         assert_eq!(
             w.tick(10_000, None),
@@ -743,9 +743,7 @@ mod tests {
             traffic_in_way: true,
             ..way(400.0, false)
         };
-        let mut w = Watchdog::new(&config(), 60_000);
-        w.link_lost(true);
-        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        let mut w = holding_for_a_lost_link();
         w.observe_return(9_000, busy);
         assert_eq!(w.tick(10_000, None), WatchdogAction::StreamHold, "waits");
         // Traffic passed: the return goes.
@@ -755,9 +753,7 @@ mod tests {
             WatchdogAction::Step(FailsafeStep::Return)
         );
         // Traffic stays in the way: the return goes one interval after it was due.
-        let mut w = Watchdog::new(&config(), 60_000);
-        w.link_lost(true);
-        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        let mut w = holding_for_a_lost_link();
         w.observe_return(9_000, busy);
         assert_eq!(w.tick(19_000, None), WatchdogAction::StreamHold);
         assert_eq!(
@@ -788,9 +784,7 @@ mod tests {
 
     #[test]
     fn a_hold_repeated_for_a_predicted_breach_still_steps_on_to_the_return() {
-        let mut w = Watchdog::new(&config(), 60_000);
-        w.link_lost(true);
-        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        let mut w = holding_for_a_lost_link();
         // Traffic: the hold is taken again every 5 s …
         assert_eq!(
             w.tick(5_000, Some(1_000)),
@@ -829,9 +823,7 @@ mod tests {
         });
         assert_eq!(land_at, Some(49_000));
         // From a hold, with the return ruled out: the land step at once.
-        let mut w = Watchdog::new(&config(), 60_000);
-        w.link_lost(true);
-        assert_eq!(w.tick(0, None), WatchdogAction::Step(FailsafeStep::Hold));
+        let mut w = holding_for_a_lost_link();
         w.observe_return(1_000, way(300.0, true));
         assert_eq!(
             w.episode_ended(1_000, None),

@@ -768,17 +768,18 @@ async fn disk_full_is_reported_and_loses_no_earlier_line() {
     let exe = std::env::current_exe().unwrap();
     // A 48 KiB tmpfs in a private mount namespace: writes fail with ENOSPC mid-episode. Where
     // mount namespaces are not allowed, a file-size limit (EFBIG) stands in for the full disk.
+    const DISK_FULL_CHILD_ARGS: [&str; 4] = [
+        "--exact",
+        "disk_full_child",
+        "--nocapture",
+        "--include-ignored",
+    ];
     let script = r#"mount -t tmpfs -o size=48k none "$1" && shift && exec "$@""#;
     let mut out = std::process::Command::new("unshare")
         .args(["-m", "sh", "-c", script, "sh"])
         .arg(&full)
         .arg(&exe)
-        .args([
-            "--exact",
-            "disk_full_child",
-            "--nocapture",
-            "--include-ignored",
-        ])
+        .args(DISK_FULL_CHILD_ARGS)
         .env(DISK_FULL_DIR, &full)
         .output();
     let mut how = "tmpfs of 48 KiB (ENOSPC)";
@@ -791,12 +792,7 @@ async fn disk_full_is_reported_and_loses_no_earlier_line() {
         out = std::process::Command::new("bash")
             .args(["-c", script, "bash"])
             .arg(&exe)
-            .args([
-                "--exact",
-                "disk_full_child",
-                "--nocapture",
-                "--include-ignored",
-            ])
+            .args(DISK_FULL_CHILD_ARGS)
             .env(DISK_FULL_DIR, &full)
             .output();
     }
