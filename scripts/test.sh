@@ -8,6 +8,18 @@ cd "$ROOT"
 step() { printf '\n==> %s\n' "$*"; }
 started=$SECONDS
 
+# On a failure, end with the machine's state: CI shows only the tail of the output, and a
+# compiler killed by a full disk or by memory pressure prints little of its own.
+on_error() {
+    local rc=$?
+    printf '\n==> failed (exit %d) after %ss; disk and memory at the failure:\n' "$rc" "$((SECONDS - started))"
+    df -h "$ROOT" /tmp 2>/dev/null || true
+    du -sh "${CARGO_TARGET_DIR:-$ROOT/target}" 2>/dev/null || true
+    free -m 2>/dev/null || true
+    exit "$rc"
+}
+trap on_error ERR
+
 step "setup (apt packages, .venv with pymavlink, test model)"
 scripts/setup.sh
 # shellcheck disable=SC1091
@@ -17,6 +29,10 @@ scripts/setup.sh
 # project so repeated CI runs on the same machine reuse it.
 export CCACHE_DIR="${CCACHE_DIR:-$ROOT/target/ccache}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# A CI run builds once: incremental caches would only take disk (gigabytes for this workspace).
+if [[ "${CI:-}" == "true" ]]; then
+    export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+fi
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
