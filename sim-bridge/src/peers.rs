@@ -313,20 +313,28 @@ fn coordinate(
 /// one whose next step would take it closer to the (airborne) vehicle while already within
 /// [`YIELD_FACTOR`] separations stops there and holds for [`YIELD_HOLD_S`], and the rest of
 /// its plan slips accordingly — so its shared plan says it waits, and the vehicle can move
-/// on. Other traffic flies on. `own` is the vehicle's true position.
+/// on. It stops only when stopping keeps it at least as far from the vehicle over the next
+/// [`YIELD_LOOKAHEAD_S`] as flying on would, the vehicle going on at its broadcast velocity
+/// (ADS-B / Remote ID): a member that stopped in the way of a vehicle passing by put itself
+/// where its shared plan said it would not be, 29.9 m from a leg the gate had approved 32 m
+/// from that plan (sc-0039 in the 10k corpus). Other traffic flies on. `own` and `own_velocity`
+/// are the vehicle's true position and ground velocity. Returns whether any shared plan
+/// changed, so those who hold a copy know to fetch it again.
 pub fn keep_clear(
     traffic: &mut Traffic,
     own: V3,
+    own_velocity: V3,
     airborne: bool,
     t_prev_s: f64,
     t_s: f64,
     separation_m: f64,
-) {
+) -> bool {
     let dt = t_s - t_prev_s;
     if !airborne || dt <= 0.0 {
-        return;
+        return false;
     }
     let radius = YIELD_FACTOR * separation_m;
+    let mut changed = false;
     for a in traffic
         .aircraft
         .iter_mut()
@@ -335,10 +343,27 @@ pub fn keep_clear(
         let was = a.plan.position_at(t_prev_s);
         let next = a.plan.position_at(t_s);
         let closing = crate::vec3::distance(next, own) < crate::vec3::distance(was, own);
-        if closing && crate::vec3::distance(next, own) < radius {
-            hold_plan(&mut a.plan, t_prev_s, YIELD_HOLD_S);
+        if closing
+            && crate::vec3::distance(next, own) < radius
+            && stopping_keeps_clear(&a.plan, was, own, own_velocity, t_prev_s)
+        {
+            changed |= hold_plan(&mut a.plan, t_prev_s, YIELD_HOLD_S);
         }
     }
+    changed
+}
+
+/// Whether a member holding at `at` from `t_s` on stays at least as far from the vehicle
+/// (from `own` at `own_velocity`) over the look-ahead as flying `plan` on would.
+fn stopping_keeps_clear(plan: &Plan, at: V3, own: V3, own_velocity: V3, t_s: f64) -> bool {
+    let (mut flying, mut holding) = (f64::INFINITY, f64::INFINITY);
+    for i in 0..=YIELD_LOOKAHEAD_SAMPLES {
+        let dt = YIELD_LOOKAHEAD_S * f64::from(i) / f64::from(YIELD_LOOKAHEAD_SAMPLES);
+        let vehicle = crate::vec3::add(own, crate::vec3::scale(own_velocity, dt));
+        flying = flying.min(crate::vec3::distance(plan.position_at(t_s + dt), vehicle));
+        holding = holding.min(crate::vec3::distance(at, vehicle));
+    }
+    holding >= flying
 }
 
 /// Id prefix of swarm members.
@@ -347,14 +372,17 @@ const SWARM_PREFIX: &str = "swarm-";
 const YIELD_FACTOR: f64 = 1.6;
 /// How long a yielding member waits before it looks again, seconds.
 const YIELD_HOLD_S: f64 = 20.0;
+/// How far ahead a member weighs stopping against flying on, seconds, and in how many steps.
+const YIELD_LOOKAHEAD_S: f64 = 10.0;
+const YIELD_LOOKAHEAD_SAMPLES: u32 = 20;
 
 /// Makes `plan` stay where it is at `t_s` until `t_s + dt_s` at least: the member holds
 /// there, and everything it planned after `t_s` happens that much later. A hold already under
-/// way is extended rather than given new knots.
-fn hold_plan(plan: &mut Plan, t_s: f64, dt_s: f64) {
+/// way is extended rather than given new knots. Returns whether the plan changed.
+fn hold_plan(plan: &mut Plan, t_s: f64, dt_s: f64) -> bool {
     let at = plan.position_at(t_s);
     let Plan::Knots(knots) = plan else {
-        return;
+        return false;
     };
     let near = |p: V3| crate::vec3::distance(p, at) < 1e-6;
     let i = knots.partition_point(|k| k.0 <= t_s);
@@ -372,6 +400,7 @@ fn hold_plan(plan: &mut Plan, t_s: f64, dt_s: f64) {
             for k in &mut knots[e..] {
                 k.0 += slip;
             }
+            slip > 0.0
         }
         None => {
             for k in &mut knots[i..] {
@@ -379,6 +408,7 @@ fn hold_plan(plan: &mut Plan, t_s: f64, dt_s: f64) {
             }
             knots.insert(i, (t_s + dt_s, at));
             knots.insert(i, (t_s, at));
+            true
         }
     }
 }
@@ -399,26 +429,32 @@ mod tests {
         }
     }
 
-    fn fly(traffic: &mut Traffic, own: V3, until_s: f64) -> f64 {
+    /// The member's closest approach to `own`, and how many steps changed its plan.
+    fn fly(traffic: &mut Traffic, own: V3, until_s: f64) -> (f64, usize) {
         let dt = 0.02;
         let mut closest = f64::INFINITY;
+        let mut changes = 0;
         let steps = (until_s / dt) as usize;
         for n in 1..=steps {
             let (t0, t1) = ((n - 1) as f64 * dt, n as f64 * dt);
-            keep_clear(traffic, own, true, t0, t1, 20.0);
+            let before = traffic.clone();
+            let changed = keep_clear(traffic, own, [0.0; 3], true, t0, t1, 20.0);
+            assert_eq!(changed, *traffic != before, "reports exactly its changes");
+            changes += usize::from(changed);
             closest = closest.min(crate::vec3::distance(
                 traffic.aircraft[0].plan.position_at(t1),
                 own,
             ));
         }
-        closest
+        (closest, changes)
     }
 
     #[test]
     fn a_swarm_member_waits_short_of_a_vehicle_holding_on_its_route() {
         // The member's route runs straight through the holding vehicle.
         let mut t = member(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]]);
-        let closest = fly(&mut t, [200.0, 0.0, 50.0], 60.0);
+        let (closest, changes) = fly(&mut t, [200.0, 0.0, 50.0], 60.0);
+        assert!(changes > 0);
         assert!(closest >= 20.0 * YIELD_FACTOR - 0.5, "{closest}");
         assert!(
             closest < 20.0 * YIELD_FACTOR + 1.0,
@@ -437,12 +473,35 @@ mod tests {
         );
         // Without the vehicle in the way it flies its plan as before.
         let mut free = member(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]]);
-        let far = fly(&mut free, [200.0, 500.0, 50.0], 60.0);
+        let (far, changes) = fly(&mut free, [200.0, 500.0, 50.0], 60.0);
         assert!(far > 400.0);
+        assert_eq!(changes, 0);
         assert_eq!(
             free.aircraft[0].plan,
             Plan::along(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]], 10.0, 0.0)
         );
+    }
+
+    #[test]
+    fn a_member_does_not_stop_in_the_way_of_a_vehicle_passing_by() {
+        // The member heads east; the vehicle, 47 m off and closing, crosses its line going
+        // west. Flying on, the member is 28.1 m from it at the closest; stopping where it is,
+        // 25.8 m: it flies on, as its shared plan says.
+        let route = [[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]];
+        let mut t = member(&route);
+        let own = [36.0, 30.0, 50.0];
+        assert!(!keep_clear(
+            &mut t,
+            own,
+            [-9.0, -1.0, 0.0],
+            true,
+            0.0,
+            0.02,
+            30.0
+        ));
+        assert_eq!(t, member(&route));
+        // The same vehicle holding there is in its way: it stops.
+        assert!(keep_clear(&mut t, own, [0.0; 3], true, 0.0, 0.02, 30.0));
     }
 
     #[test]
@@ -456,14 +515,15 @@ mod tests {
         });
         let before = t.clone();
         for n in 1..=100 {
-            keep_clear(
+            assert!(!keep_clear(
                 &mut t,
                 [200.0, 0.0, 50.0],
+                [0.0; 3],
                 true,
                 (n - 1) as f64 * 0.1,
                 n as f64 * 0.1,
                 20.0,
-            );
+            ));
         }
         assert_eq!(
             t, before,
@@ -472,7 +532,15 @@ mod tests {
         // On the ground the vehicle is no concern of the swarm.
         let mut g = member(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]]);
         let plan = g.aircraft[0].plan.clone();
-        keep_clear(&mut g, [20.0, 0.0, 50.0], false, 0.0, 0.1, 20.0);
+        assert!(!keep_clear(
+            &mut g,
+            [20.0, 0.0, 50.0],
+            [0.0; 3],
+            false,
+            0.0,
+            0.1,
+            20.0
+        ));
         assert_eq!(g.aircraft[0].plan, plan);
     }
 }

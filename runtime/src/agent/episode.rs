@@ -110,6 +110,30 @@ pub(super) struct Loop {
     reported: usize,
     /// The return the watchdog's ladder flies (home, or a landing at a site), while it does.
     pub(super) return_to: Option<Command>,
+    /// The world's traffic revision and the time of the gate's copy of the plans.
+    plans_from: Option<(u64, u64)>,
+}
+
+/// How long the gate's copy of other aircraft's plans serves before it is fetched again even
+/// when nothing changed: well inside the copy's horizon (`traffic::HORIZON_S`), ms.
+const PLANS_MAX_AGE_MS: u64 = 60_000;
+
+/// Gives the gate other aircraft's intent as of now, whenever its copy went stale: a plan
+/// changed (a swarm member stopped to yield) or the copy is old. A copy kept for a whole turn
+/// let the gate approve a leg 29.9 m from a member that had stopped on it (sc-0039 in the 10k
+/// corpus).
+pub(super) fn refresh_plans<V: VehicleSide>(gate: &mut GateContext, side: &V, lp: &mut Loop) {
+    let (revision, now) = (side.world().traffic_revision(), side.now_ms());
+    let fresh = lp.plans_from.is_some_and(|(r, at)| {
+        r == revision && now.saturating_sub(at) < PLANS_MAX_AGE_MS && now >= at
+    });
+    if fresh {
+        return;
+    }
+    if let Err(e) = gate.set_peer_plans(super::traffic::known_plans(side.world())) {
+        tracing::warn!("traffic plans not usable by the gate: {e}");
+    }
+    lp.plans_from = Some((revision, now));
 }
 
 async fn episode_loop<V: VehicleSide>(
@@ -149,6 +173,7 @@ async fn episode_loop<V: VehicleSide>(
         interval_ms: settings.truth_interval_ms,
         reported: 0,
         return_to: None,
+        plans_from: None,
     };
     let mut lost_since: Option<u64> = None;
     loop {
@@ -216,11 +241,6 @@ async fn episode_loop<V: VehicleSide>(
                 agent_turn: agent_turn.clone(),
             },
         )?;
-        // The gate sees other aircraft's intent as of now.
-        if let Err(e) = gate_ctx.set_peer_plans(super::traffic::known_plans(side.world())) {
-            tracing::warn!("traffic plans not usable by the gate: {e}");
-        }
-        let gate: &GateContext = gate_ctx;
         let mut observations = Vec::new();
         let turn_end = side.now_ms() + settings.turn_budget_ms;
         let budget_left = settings.max_tool_actions.saturating_sub(out.tool_actions);
@@ -231,9 +251,11 @@ async fn episode_loop<V: VehicleSide>(
             .enumerate()
         {
             let link = lp.monitor.state(side.now_ms());
+            // Each action is checked against other aircraft's intent as of now.
+            refresh_plans(gate_ctx, side, &mut lp);
             let mut exec = Executor {
                 side: &mut *side,
-                gate,
+                gate: gate_ctx,
                 gate_state: &mut gate_state,
                 catalogue: &cat,
                 link,
@@ -250,11 +272,11 @@ async fn episode_loop<V: VehicleSide>(
             // is how an agent plans for one.
             if let Some(wait) = o.wait_ms {
                 let until = (side.now_ms() + wait).min(turn_end);
-                run_side(side, gate, &mut lp, recorder, until, Until::Time).await?;
+                run_side(side, gate_ctx, &mut lp, recorder, until, Until::Time).await?;
             }
             if o.moved {
                 // Actions run in order, each move to completion (as a mission upload would).
-                run_side(side, gate, &mut lp, recorder, turn_end, Until::Settled).await?;
+                run_side(side, gate_ctx, &mut lp, recorder, turn_end, Until::Settled).await?;
             }
             observations.push(ToolObservation {
                 name: o.tool,
@@ -268,11 +290,11 @@ async fn episode_loop<V: VehicleSide>(
         } else {
             Until::Settled
         };
-        run_side(side, gate, &mut lp, recorder, turn_end, play_out).await?;
+        run_side(side, gate_ctx, &mut lp, recorder, turn_end, play_out).await?;
         // A turn spans at least the decision period, even one that moved nothing (no action,
         // all refused or held back): the world does not wait on the agent.
         let period_end = started + settings.watchdog.decision_period_ms;
-        run_side(side, gate, &mut lp, recorder, period_end, Until::Time).await?;
+        run_side(side, gate_ctx, &mut lp, recorder, period_end, Until::Time).await?;
         recorder.flush()?;
 
         // ---- operator turn ----
@@ -327,7 +349,7 @@ async fn decide<V: VehicleSide>(
     policy: &mut dyn Policy,
     ctx: &DecisionContext,
     deadline: tokio::time::Instant,
-    gate: &GateContext,
+    gate: &mut GateContext,
     lp: &mut Loop,
     recorder: &mut Recorder,
 ) -> Result<Decision, Stop> {
@@ -421,7 +443,7 @@ enum Until {
 /// reporting violations and letting the watchdog act.
 async fn run_side<V: VehicleSide>(
     side: &mut V,
-    gate: &GateContext,
+    gate: &mut GateContext,
     lp: &mut Loop,
     recorder: &mut Recorder,
     until_ms: u64,
@@ -452,10 +474,11 @@ async fn run_side<V: VehicleSide>(
 /// One sample after time moved: link, truth, new violations, and the watchdog's turn.
 pub(super) async fn tick_after_advance<V: VehicleSide>(
     side: &mut V,
-    gate: &GateContext,
+    gate: &mut GateContext,
     lp: &mut Loop,
     recorder: &mut Recorder,
 ) -> Result<(), Stop> {
+    refresh_plans(gate, side, lp);
     let now = side.now_ms();
     let sample = side.link_sample();
     lp.monitor.observe(sample, now);

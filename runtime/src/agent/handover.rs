@@ -11,7 +11,7 @@
 //! termination line. A successful episode ends where its mission ends, under the agent's last
 //! command.
 
-use super::episode::{Loop, Stop, take_step, tick_after_advance};
+use super::episode::{Loop, Stop, refresh_plans, take_step, tick_after_advance};
 use super::side::VehicleSide;
 use super::way_home::return_status;
 use crate::recorder::Recorder;
@@ -24,7 +24,7 @@ use alpha3_core::watchdog::WatchdogAction;
 /// runs episode time until it is down or `max_ms` has passed (0: not at all).
 pub(super) async fn hand_over<V: VehicleSide>(
     side: &mut V,
-    gate: &GateContext,
+    gate: &mut GateContext,
     lp: &mut Loop,
     recorder: &mut Recorder,
     max_ms: u64,
@@ -33,6 +33,7 @@ pub(super) async fn hand_over<V: VehicleSide>(
     if max_ms == 0 || !snapshot.is_airborne() {
         return Ok(());
     }
+    refresh_plans(gate, side, lp);
     let now = side.now_ms();
     lp.watchdog.observe_return(
         now,

@@ -39,31 +39,40 @@ pub fn plans_over(
     let times: Vec<f64> = (0..=(((t1_s - t0_s).max(0.0) / step_s) as usize))
         .map(|i| t0_s + i as f64 * step_s)
         .collect();
-    let knots = |at: &dyn Fn(f64) -> Enu| -> Vec<PlanKnot> {
-        times
+    let knots = |times: &[f64], at: &dyn Fn(f64) -> Enu| -> Vec<PlanKnot> {
+        let mut knots: Vec<PlanKnot> = times
             .iter()
             .map(|&t| PlanKnot {
                 time_ms: (t * 1000.0).round() as u64,
                 position: at(t),
             })
-            .collect()
+            .collect();
+        knots.dedup_by_key(|k| k.time_ms);
+        knots
     };
+    // An aircraft's plan also carries its own turns and stops (wall bounces, waypoints, a
+    // swarm member's hold), so the shared plan is its path exactly, not a chord across a turn.
     let mut plans: Vec<PeerPlan> = traffic
         .aircraft
         .iter()
-        .map(|a| PeerPlan {
-            peer: a.id.clone(),
-            knots: knots(&|t| {
-                let p = a.plan.position_at(t);
-                Enu::new(p[0], p[1], p[2])
-            }),
-            radius_m: 0.0,
+        .map(|a| {
+            let mut at_times = times.clone();
+            at_times.extend(a.plan.breakpoints(t0_s, t1_s));
+            at_times.sort_by(f64::total_cmp);
+            PeerPlan {
+                peer: a.id.clone(),
+                knots: knots(&at_times, &|t| {
+                    let p = a.plan.position_at(t);
+                    Enu::new(p[0], p[1], p[2])
+                }),
+                radius_m: 0.0,
+            }
         })
         .collect();
     for (i, o) in moving_obstacles(scenario).iter().enumerate() {
         plans.push(PeerPlan {
             peer: format!("obstacle-{i}"),
-            knots: knots(&|t| o.center_at(t)),
+            knots: knots(&times, &|t| o.center_at(t)),
             radius_m: if o.radius_m.is_finite() {
                 o.radius_m.max(0.0)
             } else {

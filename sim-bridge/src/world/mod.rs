@@ -85,6 +85,9 @@ pub struct World {
     faults: FaultSchedule,
     fault_log: Vec<(u64, String, bool)>,
     traffic: Traffic,
+    /// Counts changes to the traffic's plans after the start (swarm members yielding), so a
+    /// copy of them (the gate's) can be refreshed exactly when it went stale.
+    traffic_revision: u64,
     traffic_ids: Vec<String>,
     traffic_positions: Vec<V3>,
     obstacles: Vec<MovingObstacle>,
@@ -145,6 +148,7 @@ impl World {
             battery: Battery::new(&s.uav),
             faults: FaultSchedule::new(&s.faults),
             fault_log: Vec::new(),
+            traffic_revision: 0,
             traffic_ids: traffic.aircraft.iter().map(|a| a.id.clone()).collect(),
             traffic_positions: traffic
                 .aircraft
@@ -216,6 +220,11 @@ impl World {
 
     pub fn traffic(&self) -> &Traffic {
         &self.traffic
+    }
+
+    /// Changes whenever a plan in [`World::traffic`] changes.
+    pub fn traffic_revision(&self) -> u64 {
+        self.traffic_revision
     }
 
     /// Other aircraft now: (id, position).

@@ -28,14 +28,17 @@ impl World {
         let t_s = self.now_s();
         self.apply_faults(t_s);
         self.sensors.step(dt_s);
-        crate::peers::keep_clear(
+        if crate::peers::keep_clear(
             &mut self.traffic,
             self.body.position,
+            self.body.ground_velocity,
             self.fc.landed != LandedState::OnGround,
             t_s - dt_s,
             t_s,
             self.safety.limits().separation_m,
-        );
+        ) {
+            self.traffic_revision += 1;
+        }
         for (a, p) in self
             .traffic
             .aircraft
