@@ -254,6 +254,11 @@ impl GateContext {
         &self.limits
     }
 
+    /// Other aircraft's plans as last given ([`GateContext::set_peer_plans`]).
+    pub fn peer_plans(&self) -> &[PeerPlan] {
+        &self.peers
+    }
+
     pub fn vehicle(&self) -> &VehicleProfile {
         &self.vehicle
     }

@@ -3,6 +3,7 @@
 use super::execute::Executor;
 use super::settings::EpisodeSettings;
 use super::side::VehicleSide;
+use super::traffic::PlansCopy;
 use super::way_home::{return_command, return_status};
 use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
@@ -110,30 +111,19 @@ pub(super) struct Loop {
     reported: usize,
     /// The return the watchdog's ladder flies (home, or a landing at a site), while it does.
     pub(super) return_to: Option<Command>,
-    /// The world's traffic revision and the time of the gate's copy of the plans.
-    plans_from: Option<(u64, u64)>,
+    /// When the gate's copy of other aircraft's plans was fetched.
+    plans: PlansCopy,
 }
 
-/// How long the gate's copy of other aircraft's plans serves before it is fetched again even
-/// when nothing changed: well inside the copy's horizon (`traffic::HORIZON_S`), ms.
-const PLANS_MAX_AGE_MS: u64 = 60_000;
-
-/// Gives the gate other aircraft's intent as of now, whenever its copy went stale: a plan
-/// changed (a swarm member stopped to yield) or the copy is old. A copy kept for a whole turn
-/// let the gate approve a leg 29.9 m from a member that had stopped on it (sc-0039 in the 10k
-/// corpus).
+/// Gives the gate other aircraft's intent as of now, whenever its copy went stale (see
+/// [`PlansCopy`]). A copy kept for a whole turn let the gate approve a leg 29.9 m from a swarm
+/// member that had stopped on it (sc-0039 in the 10k corpus).
 pub(super) fn refresh_plans<V: VehicleSide>(gate: &mut GateContext, side: &V, lp: &mut Loop) {
-    let (revision, now) = (side.world().traffic_revision(), side.now_ms());
-    let fresh = lp.plans_from.is_some_and(|(r, at)| {
-        r == revision && now.saturating_sub(at) < PLANS_MAX_AGE_MS && now >= at
-    });
-    if fresh {
-        return;
-    }
-    if let Err(e) = gate.set_peer_plans(super::traffic::known_plans(side.world())) {
-        tracing::warn!("traffic plans not usable by the gate: {e}");
-    }
-    lp.plans_from = Some((revision, now));
+    let world = side.world();
+    lp.plans
+        .refresh(gate, world.traffic_revision(), side.now_ms(), || {
+            super::traffic::known_plans(world)
+        });
 }
 
 async fn episode_loop<V: VehicleSide>(
@@ -173,7 +163,7 @@ async fn episode_loop<V: VehicleSide>(
         interval_ms: settings.truth_interval_ms,
         reported: 0,
         return_to: None,
-        plans_from: None,
+        plans: PlansCopy::default(),
     };
     let mut lost_since: Option<u64> = None;
     loop {

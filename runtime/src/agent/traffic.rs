@@ -4,7 +4,7 @@
 //! radius (separation counts from their surface, as the truth measures it).
 
 use alpha3_core::frames::Enu;
-use alpha3_core::gate::{PeerPlan, PlanKnot};
+use alpha3_core::gate::{GateContext, PeerPlan, PlanKnot};
 use alpha3_core::scenario::Scenario;
 use alpha3_sim::World;
 use alpha3_sim::scenario::moving_obstacles;
@@ -13,6 +13,42 @@ use alpha3_sim::traffic::Traffic;
 /// How far ahead plans are known, and how densely they are sampled.
 const HORIZON_S: f64 = 240.0;
 const STEP_S: f64 = 2.0;
+
+/// How long the gate's copy of the plans serves before it is fetched again even when nothing
+/// changed: well inside the copy's horizon ([`HORIZON_S`]), ms.
+const PLANS_MAX_AGE_MS: u64 = 60_000;
+
+/// The gate's copy of other aircraft's plans: which traffic revision it is of, and when it
+/// was fetched. It goes stale when a plan changes (a swarm member stops to yield: the world's
+/// traffic revision moves) and when it grows old.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct PlansCopy {
+    from: Option<(u64, u64)>,
+}
+
+impl PlansCopy {
+    /// Gives `gate` the plans from `fetch` unless its copy is of `revision` and younger than
+    /// [`PLANS_MAX_AGE_MS`] at `now_ms`. Returns whether it fetched.
+    pub fn refresh(
+        &mut self,
+        gate: &mut GateContext,
+        revision: u64,
+        now_ms: u64,
+        fetch: impl FnOnce() -> Vec<PeerPlan>,
+    ) -> bool {
+        let fresh = self
+            .from
+            .is_some_and(|(r, at)| r == revision && now_ms >= at && now_ms - at < PLANS_MAX_AGE_MS);
+        if fresh {
+            return false;
+        }
+        if let Err(e) = gate.set_peer_plans(fetch()) {
+            tracing::warn!("traffic plans not usable by the gate: {e}");
+        }
+        self.from = Some((revision, now_ms));
+        true
+    }
+}
 
 /// Plans of every aircraft and moving obstacle in `world`, from now on.
 pub fn known_plans(world: &World) -> Vec<PeerPlan> {
@@ -81,4 +117,82 @@ pub fn plans_over(
         });
     }
     plans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{EpisodeSettings, shipped_vehicle};
+    use alpha3_sim::traffic::{Aircraft, Plan};
+
+    fn gate() -> GateContext {
+        GateContext::new(EpisodeSettings::default().limits, shipped_vehicle()).unwrap()
+    }
+
+    fn one_plan(peer: &str) -> Vec<PeerPlan> {
+        vec![PeerPlan {
+            peer: peer.into(),
+            knots: vec![PlanKnot {
+                time_ms: 0,
+                position: Enu::new(0.0, 0.0, 50.0),
+            }],
+            radius_m: 0.0,
+        }]
+    }
+
+    #[test]
+    fn the_gates_copy_is_fetched_again_when_a_plan_changed_or_it_grew_old() {
+        let (mut g, mut copy) = (gate(), PlansCopy::default());
+        assert!(copy.refresh(&mut g, 0, 1_000, || one_plan("swarm-1")));
+        assert_eq!(g.peer_plans()[0].peer, "swarm-1");
+        assert!(!copy.refresh(&mut g, 0, 30_000, || one_plan("stale")));
+        assert_eq!(
+            g.peer_plans()[0].peer,
+            "swarm-1",
+            "unchanged and young: kept"
+        );
+        assert!(copy.refresh(&mut g, 1, 30_000, || one_plan("yielded")));
+        assert_eq!(g.peer_plans()[0].peer, "yielded", "a plan changed");
+        assert!(copy.refresh(&mut g, 1, 90_000, || one_plan("later")));
+        assert_eq!(g.peer_plans()[0].peer, "later", "60 s old");
+    }
+
+    #[test]
+    fn a_shared_plan_carries_the_turns_between_its_samples() {
+        // Bouncing off the wall at x = 105 at t = 1.25 s, between the 2 s samples: a plan
+        // sampled only every 2 s would cut the corner by 10 m.
+        let traffic = Traffic {
+            aircraft: vec![Aircraft {
+                id: "uav-1".into(),
+                kind: "uav".into(),
+                plan: Plan::Bounce {
+                    start: [95.0, 0.0, 50.0],
+                    velocity: [8.0, 0.0, 0.0],
+                    bounds: [-200.0, -200.0, 105.0, 200.0],
+                },
+                cooperative: true,
+            }],
+        };
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../configs/scenarios/sc-0000.json"
+        );
+        let scenario = alpha3_sim::scenario::read_scenario(std::path::Path::new(path)).unwrap();
+        let plans = plans_over(&traffic, &scenario, 0.0, 10.0, 2.0);
+        let knots = &plans[0].knots;
+        assert!(knots.windows(2).all(|w| w[0].time_ms < w[1].time_ms));
+        assert!(knots.iter().any(|k| k.time_ms == 1_250));
+        for i in 0..=100 {
+            let t = f64::from(i) * 0.1;
+            let j = knots
+                .partition_point(|k| k.time_ms as f64 / 1000.0 <= t)
+                .clamp(1, knots.len() - 1);
+            let (a, b) = (&knots[j - 1], &knots[j]);
+            let (ta, tb) = (a.time_ms as f64 / 1000.0, b.time_ms as f64 / 1000.0);
+            let f = ((t - ta) / (tb - ta)).clamp(0.0, 1.0);
+            let x = a.position.x + (b.position.x - a.position.x) * f;
+            let truth = traffic.aircraft[0].plan.position_at(t)[0];
+            assert!((x - truth).abs() < 1e-6, "t {t}: shared {x}, flown {truth}");
+        }
+    }
 }
