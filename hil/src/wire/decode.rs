@@ -1,12 +1,12 @@
 //! Bytes in, messages out: a sans-IO decoder shared by every transport, the tests and the
-//! benchmark. Frame boundaries and CRCs come from the `mavlink` crate's reader, fed from an
-//! in-memory inbox, so the same bytes decode the same way whatever the chunking.
+//! benchmark. Frame boundaries and CRCs come from `alpha3_wire::RawFrames` (the same framing as
+//! the world's endpoint), so the same bytes decode the same way whatever the chunking; this
+//! side adds signatures and parsing.
 
 use super::signing::{SignatureFault, Verifier};
 use crate::dialect::{MavHeader, MavMessage, MavlinkVersion, Message};
-use mavlink::error::MessageReadError;
-use mavlink::{MAVLinkMessageRaw, MavlinkReader};
-use std::io::{self, Read};
+use alpha3_wire::RawFrames;
+use mavlink::MAVLinkMessageRaw;
 
 /// A decoded, accepted frame.
 #[derive(Debug, Clone)]
@@ -38,31 +38,9 @@ pub enum RejectReason {
     Unsigned,
 }
 
-/// Bytes pushed by the shell, read by the frame reader; empty reads say "need more".
-#[derive(Debug, Default)]
-struct Inbox {
-    bytes: Vec<u8>,
-    pos: usize,
-}
-
-impl Read for Inbox {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = &self.bytes[self.pos..];
-        if available.is_empty() {
-            self.bytes.clear();
-            self.pos = 0;
-            return Err(io::ErrorKind::WouldBlock.into());
-        }
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.pos += n;
-        Ok(n)
-    }
-}
-
 /// The incoming half of a link: frames, signatures, parsing.
 pub struct Decoder {
-    reader: MavlinkReader<Inbox>,
+    frames: RawFrames,
     verifier: Option<Verifier>,
     require_signed: bool,
 }
@@ -86,7 +64,7 @@ impl Decoder {
     /// Accepts every CRC-valid frame of the dialect, signed or not.
     pub fn new() -> Self {
         Self {
-            reader: MavlinkReader::new(Inbox::default()),
+            frames: RawFrames::default(),
             verifier: None,
             require_signed: false,
         }
@@ -104,36 +82,16 @@ impl Decoder {
 
     /// Hands over bytes as they came off the transport, in any chunking.
     pub fn push(&mut self, bytes: &[u8]) {
-        let inbox = self.reader.get_mut();
-        if inbox.pos > 0 && inbox.pos >= inbox.bytes.len() / 2 {
-            inbox.bytes.drain(..inbox.pos);
-            inbox.pos = 0;
-        }
-        inbox.bytes.extend_from_slice(bytes);
+        self.frames.push(bytes);
     }
 
     /// The next complete frame, or `None` until more bytes are pushed. `now_ts` is the signing
     /// clock (10 µs ticks since 2015), used to refuse replayed signed frames.
     pub fn next(&mut self, now_ts: u64) -> Option<Result<Inbound, Rejected>> {
-        let raw = match self.reader.read_any_raw_message::<MavMessage>() {
-            Ok(raw) => raw,
-            Err(MessageReadError::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => return None,
-            // The inbox only ever reports WouldBlock and the raw read does not parse payloads.
-            Err(_) => return None,
-        };
-        let header = MavHeader {
-            system_id: raw.system_id(),
-            component_id: raw.component_id(),
-            sequence: raw.sequence(),
-        };
-        let (version, wire_len, signed) = match &raw {
-            MAVLinkMessageRaw::V1(m) => (MavlinkVersion::V1, m.raw_bytes().len(), false),
-            MAVLinkMessageRaw::V2(m) => (
-                MavlinkVersion::V2,
-                m.raw_bytes().len(),
-                m.incompatibility_flags() & 0x01 != 0,
-            ),
-        };
+        let frame = self.frames.next_raw()?;
+        let (header, version, wire_len, signed) =
+            (frame.header, frame.version, frame.wire_len, frame.signed());
+        let raw = frame.raw;
         let message_id = raw.message_id();
         let reject = |reason| {
             Some(Err(Rejected {

@@ -1,10 +1,10 @@
-//! MAVLink framing for the endpoint, sans-IO: bytes in any chunking become frames (the `mavlink`
-//! crate's reader over an in-memory inbox), messages become MAVLink 2 frames with the vehicle's
-//! ids and one sequence counter per link, as PX4 keeps one per MAVLink instance.
+//! MAVLink framing for the endpoint, sans-IO: bytes in any chunking become frames
+//! (`alpha3_wire::RawFrames`, the same framing as the companion side), messages become
+//! MAVLink 2 frames with the vehicle's ids and one sequence counter per link, as PX4 keeps one
+//! per MAVLink instance.
 
-use mavlink::error::MessageReadError;
-use mavlink::{MAVLinkMessageRaw, MAVLinkV2MessageRaw, MavHeader, MavlinkReader, Message};
-use std::io::{self, Read};
+use alpha3_wire::RawFrames;
+use mavlink::{MAVLinkV2MessageRaw, MavHeader, Message};
 
 pub use mavlink::dialects::ardupilotmega as mav;
 
@@ -13,28 +13,6 @@ pub type MavMessage = mav::MavMessage;
 
 /// `MAV_COMP_ID_AUTOPILOT1`: PX4's flight stack.
 pub const COMP_AUTOPILOT: u8 = 1;
-
-/// Bytes pushed by the transport, read by the frame reader; an empty read says "need more".
-#[derive(Debug, Default)]
-struct Inbox {
-    bytes: Vec<u8>,
-    pos: usize,
-}
-
-impl Read for Inbox {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = &self.bytes[self.pos..];
-        if available.is_empty() {
-            self.bytes.clear();
-            self.pos = 0;
-            return Err(io::ErrorKind::WouldBlock.into());
-        }
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.pos += n;
-        Ok(n)
-    }
-}
 
 /// A frame that came in.
 #[derive(Debug, Clone)]
@@ -48,7 +26,7 @@ pub struct Frame {
 /// Bytes → frames. CRC-bad bytes are skipped by the reader; CRC-good frames whose payload does
 /// not parse are counted and dropped.
 pub struct FrameDecoder {
-    reader: MavlinkReader<Inbox>,
+    frames: RawFrames,
     unparsable: u64,
 }
 
@@ -69,46 +47,25 @@ impl Default for FrameDecoder {
 impl FrameDecoder {
     pub fn new() -> Self {
         Self {
-            reader: MavlinkReader::new(Inbox::default()),
+            frames: RawFrames::default(),
             unparsable: 0,
         }
     }
 
     pub fn push(&mut self, bytes: &[u8]) {
-        let inbox = self.reader.get_mut();
-        if inbox.pos > 0 && inbox.pos >= inbox.bytes.len() / 2 {
-            inbox.bytes.drain(..inbox.pos);
-            inbox.pos = 0;
-        }
-        inbox.bytes.extend_from_slice(bytes);
+        self.frames.push(bytes);
     }
 
     /// The next complete frame, or `None` until more bytes come.
     pub fn next_frame(&mut self) -> Option<Frame> {
         loop {
-            let raw = match self.reader.read_any_raw_message::<MavMessage>() {
-                Ok(raw) => raw,
-                Err(MessageReadError::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => {
-                    return None;
-                }
-                // The inbox only reports WouldBlock; raw reads do not parse payloads.
-                Err(_) => return None,
-            };
-            let (version, wire_len) = match &raw {
-                MAVLinkMessageRaw::V1(m) => (mavlink::MavlinkVersion::V1, m.raw_bytes().len()),
-                MAVLinkMessageRaw::V2(m) => (mavlink::MavlinkVersion::V2, m.raw_bytes().len()),
-            };
-            let header = MavHeader {
-                system_id: raw.system_id(),
-                component_id: raw.component_id(),
-                sequence: raw.sequence(),
-            };
-            match MavMessage::parse(version, raw.message_id(), raw.payload()) {
+            let raw = self.frames.next_raw()?;
+            match MavMessage::parse(raw.version, raw.raw.message_id(), raw.raw.payload()) {
                 Ok(message) => {
                     return Some(Frame {
-                        header,
+                        header: raw.header,
                         message,
-                        wire_len,
+                        wire_len: raw.wire_len,
                     });
                 }
                 Err(_) => self.unparsable += 1,
