@@ -3,10 +3,11 @@
 //!
 //! The wire carries the vehicle — its snapshot, its answers to commands and real time — and
 //! nothing else; the built-in world supplies the rest. The world runs as the vehicle's twin:
-//! it gets every command the vehicle accepted and follows the link's clock, so its network
-//! model, traffic, peers, payload sensors, operator and evaluator see a mission flown like the
-//! real one. In `sitl` the twin is the truth of the mission (the record's truth trace and
-//! violations); in `fly` the truth trace is the telemetry, and the operator is a person.
+//! it gets every command the vehicle accepted, follows the link's clock, and is put where the
+//! telemetry says the vehicle is (in the air, on a 3D fix: `World::follow`), so its network
+//! model, traffic, peers, payload sensors, operator and evaluator — mission progress and
+//! violations included — see the real flight. In `sitl` the record's truth trace is the
+//! twin's; in `fly` it is the telemetry, and the operator is a person.
 
 use super::side::VehicleSide;
 use crate::operator_channel::OperatorChannel;
@@ -204,6 +205,16 @@ impl<L: VehicleLink + LinkHealth> VehicleSide for LinkedVehicle<L> {
         self.link.advance(self.t0_ms + until_ms).await?;
         let now = self.episode_ms();
         self.world.advance_to_ms(now);
+        // The twin is put where the vehicle reports itself, so objectives and violations are
+        // the real flight's. Only on a 3D fix: without one the position is the autopilot's
+        // dead reckoning, and the twin's own model (its faults included) knows as much.
+        let s = self.link.snapshot();
+        if s.is_airborne() && s.gnss.fix.is_3d() {
+            self.world.follow(
+                alpha3_sim::vec3::from_enu(s.position),
+                alpha3_sim::vec3::from_enu(s.velocity),
+            );
+        }
         Ok(())
     }
 
@@ -330,6 +341,48 @@ mod tests {
             "the twin too"
         );
         assert!(!v.is_settled(), "returning is not settled");
+    }
+
+    #[tokio::test]
+    async fn the_twin_is_where_the_vehicle_reports_itself() {
+        // A vehicle in other gusts than its twin's (another seed): after a 30 s leg the two
+        // would be metres apart; the twin is put where the telemetry says.
+        let mut v = LinkedVehicle::new(
+            SimVehicle::new(World::new(suite_scenario(0), WorldOptions::seeded(7))),
+            World::new(suite_scenario(0), WorldOptions::seeded(1)),
+            OperatorSource::World,
+            Sources::Simulated,
+        );
+        v.advance_to(2_000).await.unwrap();
+        let snap = v.snapshot();
+        let target = alpha3_core::frames::Enu::new(
+            snap.position.x + 150.0,
+            snap.position.y,
+            snap.position.z,
+        );
+        let go = Command::GoTo {
+            target,
+            speed_mps: None,
+        };
+        let ctx = alpha3_core::gate::GateContext::new(
+            crate::agent::EpisodeSettings::default().limits,
+            crate::agent::shipped_vehicle(),
+        )
+        .unwrap();
+        let verdict = alpha3_core::gate::evaluate(
+            &ctx,
+            &snap,
+            &go,
+            2_000,
+            &mut alpha3_core::gate::GateState::default(),
+        );
+        assert!(v.execute(verdict.approved().unwrap()).await.accepted);
+        for t in (2_100..=32_000).step_by(100) {
+            v.advance_to(t).await.unwrap();
+            let reported = alpha3_sim::vec3::from_enu(v.snapshot().position);
+            let twin = v.world().truth().position;
+            assert_eq!(twin, reported, "at {t} ms");
+        }
     }
 
     #[tokio::test]

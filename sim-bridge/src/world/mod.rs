@@ -1,6 +1,7 @@
 //! The world: one scenario, one seed, one sync step function. Time is data (microseconds since
 //! the episode started); nothing reads a clock, so a seed replays bit for bit.
 
+mod follow;
 mod step;
 mod tools;
 
