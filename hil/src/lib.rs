@@ -34,6 +34,8 @@ pub mod session;
 pub mod statustext;
 pub mod streams;
 pub mod telemetry;
+#[cfg(feature = "test-support")]
+pub mod testing;
 pub mod timesync;
 pub mod tlog;
 pub mod translate;

@@ -8,6 +8,7 @@ use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::snapshot::LandedState;
 use alpha3_core::vehicle::VehicleLink;
+use alpha3_hil::testing::{go_to, land_and_disarm};
 use alpha3_hil::{ConnectOptions, HilLink};
 use std::time::Duration;
 use support::fake_px4::FakeConfig;
@@ -39,25 +40,8 @@ async fn arm_takeoff_reposition_land_over_a_serial_pty() {
     let (fake, mut link) = connect(&pty).await;
     take_off(&mut link, 10.0).await;
     let target = Enu::new(-25.0, 15.0, 10.0);
-    let go = link
-        .execute_unchecked(&Command::GoTo {
-            target,
-            speed_mps: None,
-        })
-        .await
-        .unwrap();
-    assert!(go.accepted, "{go:?}");
-    wait_for(&link, "arrival", SECS(15), |s| {
-        s.position.distance(target) < 0.5
-    })
-    .await;
-    assert!(
-        link.execute_unchecked(&Command::Land { site: None })
-            .await
-            .unwrap()
-            .accepted
-    );
-    let s = wait_for(&link, "auto-disarm", SECS(15), |s| !s.armed).await;
+    go_to(&mut link, target, SECS(15)).await;
+    let s = land_and_disarm(&mut link, SECS(15)).await;
     assert_eq!(s.landed, LandedState::OnGround);
     let m = link.measurement();
     assert_eq!(m.loss_pct, 0.0, "{m:?}");

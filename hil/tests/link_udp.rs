@@ -10,6 +10,7 @@ use alpha3_core::vehicle::VehicleLink;
 use alpha3_hil::dialect::MavMessage;
 use alpha3_hil::param::ParamValue;
 use alpha3_hil::session::Event;
+use alpha3_hil::testing::{go_to, land_and_disarm};
 use alpha3_hil::translate::GotoMethod;
 use alpha3_hil::{ConnectOptions, HilLink, Profile};
 use std::time::Duration;
@@ -78,18 +79,7 @@ async fn arm_takeoff_reposition_land_over_udp() {
     .await;
 
     let target = Enu::new(30.0, 40.0, 15.0);
-    let go = link
-        .execute_unchecked(&Command::GoTo {
-            target,
-            speed_mps: None,
-        })
-        .await
-        .unwrap();
-    assert!(go.accepted, "{go:?}");
-    let s = wait_for(&link, "arrival", SECS(15), |s| {
-        s.position.distance(target) < 0.5
-    })
-    .await;
+    let s = go_to(&mut link, target, SECS(15)).await;
     assert_eq!(s.mode, FlightMode::Hold);
     // What we see agrees with the autopilot's own truth, relative to home.
     let truth = fake.with(|m| m.position_from_home());
@@ -99,12 +89,7 @@ async fn arm_takeoff_reposition_land_over_udp() {
         s.position
     );
 
-    let land = link
-        .execute_unchecked(&Command::Land { site: None })
-        .await
-        .unwrap();
-    assert!(land.accepted, "{land:?}");
-    let s = wait_for(&link, "auto-disarm", SECS(15), |s| !s.armed).await;
+    let s = land_and_disarm(&mut link, SECS(15)).await;
     assert_eq!(s.landed, LandedState::OnGround);
 
     let m = link.measurement();

@@ -7,6 +7,7 @@ mod loopback_common;
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::snapshot::{FlightMode, LandedState};
+use alpha3_hil::testing::{go_to, land_and_disarm};
 use alpha3_hil::{ConnectOptions, HilLink, Profile};
 use alpha3_sim::endpoint::{EndpointTransport, Impairment};
 use loopback_common::{PtyPair, addr, endpoint, session_config, wait_for};
@@ -55,25 +56,9 @@ async fn hil_flies_arm_takeoff_reposition_land_over_a_serial_pty() {
     .await;
 
     let target = Enu::new(-6.0, 5.0, 4.0);
-    let go = link
-        .execute_unchecked(&Command::GoTo {
-            target,
-            speed_mps: None,
-        })
-        .await
-        .unwrap();
-    assert!(go.accepted, "{go:?}");
-    wait_for(&link, "arrival", SECS(30), |s| {
-        s.position.distance(target) < 0.5
-    })
-    .await;
+    go_to(&mut link, target, SECS(30)).await;
 
-    let land = link
-        .execute_unchecked(&Command::Land { site: None })
-        .await
-        .unwrap();
-    assert!(land.accepted, "{land:?}");
-    let s = wait_for(&link, "auto-disarm", SECS(40), |s| !s.armed).await;
+    let s = land_and_disarm(&mut link, SECS(40)).await;
     assert_eq!(s.landed, LandedState::OnGround);
 
     let m = link.measurement();

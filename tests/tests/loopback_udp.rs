@@ -11,6 +11,7 @@ use alpha3_core::frames::Enu;
 use alpha3_core::snapshot::{FlightMode, LandedState};
 use alpha3_core::vehicle::VehicleLink;
 use alpha3_hil::param::ParamValue;
+use alpha3_hil::testing::{go_to, land_and_disarm};
 use alpha3_hil::{ConnectOptions, HilLink, Profile};
 use alpha3_sim::endpoint::{Impairment, ParamValue as EndpointValue};
 use loopback_common::{addr, endpoint, free_udp_port, session_config, udp_to, wait_for};
@@ -93,18 +94,7 @@ async fn hil_flies_arm_takeoff_reposition_land_over_udp() {
     assert!(link.snapshot().position.horizontal_distance(Enu::default()) < 1.0);
 
     let target = Enu::new(8.0, -6.0, 6.0);
-    let go = link
-        .execute_unchecked(&Command::GoTo {
-            target,
-            speed_mps: None,
-        })
-        .await
-        .unwrap();
-    assert!(go.accepted, "{go:?}");
-    let s = wait_for(&link, "arrival", SECS(30), |s| {
-        s.position.distance(target) < 0.5 && s.ground_speed_mps() < 0.3
-    })
-    .await;
+    let s = go_to(&mut link, target, SECS(30)).await;
     assert_eq!(s.mode, FlightMode::Hold);
     // What hil sees agrees with the world, relative to the home the vehicle set at arming.
     let truth = vehicle.with_vehicle(|v| {
@@ -114,12 +104,7 @@ async fn hil_flies_arm_takeoff_reposition_land_over_udp() {
     });
     assert!(truth.distance(s.position) < 0.5, "{truth:?} vs {s:?}");
 
-    let land = link
-        .execute_unchecked(&Command::Land { site: None })
-        .await
-        .unwrap();
-    assert!(land.accepted, "{land:?}");
-    let s = wait_for(&link, "auto-disarm", SECS(40), |s| !s.armed).await;
+    let s = land_and_disarm(&mut link, SECS(40)).await;
     assert_eq!(s.landed, LandedState::OnGround);
     assert!(s.position.z.abs() < 0.3, "{s:?}");
 

@@ -1,7 +1,7 @@
 //! Test peers and plumbing shared by the integration tests: a PX4-like fake autopilot (sans-IO
 //! model plus a runner over real sockets and ptys), socat pty pairs, a recording UDP relay,
 //! and the project's pymavlink.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each test binary uses a part
 
 pub mod fake_px4;
 pub mod flight;
@@ -11,19 +11,9 @@ pub mod python;
 pub mod runner;
 pub mod tap;
 
-use alpha3_core::config::Address;
 use alpha3_hil::session::SessionConfig;
+pub use alpha3_hil::testing::{addr, free_udp_port};
 use std::path::PathBuf;
-
-/// A free UDP port on loopback (bound and released: fine for tests).
-pub fn free_udp_port() -> u16 {
-    let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    s.local_addr().unwrap().port()
-}
-
-pub fn addr(s: &str) -> Address {
-    Address::parse(s).unwrap()
-}
 
 /// Session settings with test-sized timeouts.
 pub fn test_config() -> SessionConfig {
