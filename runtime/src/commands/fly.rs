@@ -70,14 +70,7 @@ pub struct FlyArgs {
 }
 
 pub fn run(args: &FlyArgs) -> anyhow::Result<ExitCode> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let code = runtime.block_on(run_async(args));
-    // stdin is read on a plain thread; nothing else may hold the exit up.
-    runtime.shutdown_timeout(Duration::from_millis(200));
-    code
+    super::on_current_thread(run_async(args))
 }
 
 fn refuse(what: &str) -> anyhow::Result<ExitCode> {

@@ -7,7 +7,25 @@ pub mod sim_vehicle;
 pub mod sitl;
 pub mod validate;
 
+use anyhow::Context;
+use std::future::Future;
 use std::process::ExitCode;
+use std::time::Duration;
+
+/// Runs a subcommand's async body on a current-thread tokio runtime (one link, one episode at
+/// a time: nothing to spread over threads). Tasks still running when the body returns get
+/// 200 ms; stdin is read on a plain thread, which must not hold the exit up.
+pub(crate) fn on_current_thread<T>(
+    body: impl Future<Output = anyhow::Result<T>>,
+) -> anyhow::Result<T> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let out = runtime.block_on(body);
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    out
+}
 
 /// The answer of a subcommand this build does not provide yet: a clear message and exit code 4.
 #[allow(dead_code)] // every subcommand is available today; kept for the next one

@@ -57,11 +57,7 @@ pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads,
         deadline_ms,
     };
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let report = rt.block_on(measure(&options))?;
+    let report = super::on_current_thread(async { Ok(measure(&options).await?) })?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

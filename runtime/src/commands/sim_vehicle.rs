@@ -71,10 +71,7 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
             };
         }
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(serve(world, options, instance))
+    super::on_current_thread(serve(world, options, instance))
 }
 
 async fn serve(world: World, options: EndpointOptions, instance: u8) -> anyhow::Result<ExitCode> {

@@ -55,13 +55,7 @@ pub struct SitlArgs {
 }
 
 pub fn run(args: &SitlArgs) -> anyhow::Result<ExitCode> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let code = runtime.block_on(run_async(args));
-    runtime.shutdown_timeout(Duration::from_millis(200));
-    code
+    super::on_current_thread(run_async(args))
 }
 
 async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
