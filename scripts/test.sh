@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what the tests need, then runs
-# format, lint, the test suite (nextest) and the doc tests. Works on a fresh Debian 12 machine.
+# format, lint, the API docs, the test suite (nextest) and the doc tests. Works on a fresh Debian 12 machine.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -39,6 +39,9 @@ cargo fmt --all -- --check
 
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo doc (warnings are errors: broken or private links in the API docs)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "cargo nextest (the test suite)"
 cargo nextest run --workspace --locked --no-fail-fast

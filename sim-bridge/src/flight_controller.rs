@@ -19,7 +19,7 @@ const POSITION_GAIN: f64 = 3.0;
 /// position P gain is ~1, but its velocity loop also rejects gusts, which this point-mass model
 /// leaves to the position loop; 3 keeps a 4 m/s gust's offset within the gate's 2 m margin.)
 const CROSS_TRACK_GAIN: f64 = 3.0;
-/// A target counts as reached within this distance and below [`SETTLED_SPEED_MPS`].
+/// A target counts as reached within this distance and below `SETTLED_SPEED_MPS`.
 pub const ARRIVAL_M: f64 = 1.0;
 const SETTLED_SPEED_MPS: f64 = 0.5;
 /// Vertical speed above which a ground contact is a crash, m/s.
@@ -293,7 +293,7 @@ impl FlightController {
 }
 
 /// The velocity demand of a vehicle at `est` flying the straight leg `from → to`: [`track`]'s
-/// profile along the line from the point of it nearest the vehicle, plus [`CROSS_TRACK_GAIN`]
+/// profile along the line from the point of it nearest the vehicle, plus `CROSS_TRACK_GAIN`
 /// times the offset back onto the line — PX4's position controller adds its P term to the
 /// trajectory's feed-forward velocity the same way. Pursuing only the target (the older model)
 /// let a gust or an updraft push the vehicle far off a long or mostly vertical leg (17 m on a

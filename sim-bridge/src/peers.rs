@@ -311,10 +311,10 @@ fn coordinate(
 
 /// Swarm members yield to the vehicle as real members would through their own deconfliction:
 /// one whose next step would take it closer to the (airborne) vehicle while already within
-/// [`YIELD_FACTOR`] separations stops there and holds for [`YIELD_HOLD_S`], and the rest of
+/// `YIELD_FACTOR` separations stops there and holds for `YIELD_HOLD_S`, and the rest of
 /// its plan slips accordingly — so its shared plan says it waits, and the vehicle can move
 /// on. It stops only when stopping keeps it at least as far from the vehicle over the next
-/// [`YIELD_LOOKAHEAD_S`] as flying on would, the vehicle going on at its broadcast velocity
+/// `YIELD_LOOKAHEAD_S` as flying on would, the vehicle going on at its broadcast velocity
 /// (ADS-B / Remote ID): a member that stopped in the way of a vehicle passing by put itself
 /// where its shared plan said it would not be, 29.9 m from a leg the gate had approved 32 m
 /// from that plan (sc-0039 in the 10k corpus). Other traffic flies on. `own` and `own_velocity`

@@ -8,7 +8,7 @@
 //! anything the model wrote.
 //!
 //! - [`Scorer`] compiles the catalogue's JSON Schemas once per run and yields an
-//!   [`EpisodeEval`] per episode; [`aggregate`] turns a run's evals into a [`RunSummary`].
+//!   [`EpisodeEval`] per episode; [`aggregate()`] turns a run's evals into a [`RunSummary`].
 //! - One file per pillar: [`to`], [`sp`], [`tc`], [`iq`], [`nr`], [`cc`]; [`classify`] holds
 //!   the tool classes for the published free-form vocabulary.
 //!

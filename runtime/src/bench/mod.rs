@@ -1,6 +1,6 @@
 //! `alpha3 bench`: scenarios × seeds × policies against the built-in world.
 //!
-//! One file per concept: [`suite`] loads the suite file, [`plan`] lists its episodes with
+//! One file per concept: [`suite`] loads the suite file, [`plan()`] lists its episodes with
 //! stable ids, [`shard`] splits them across machines, [`resume`] skips what is already
 //! recorded, [`worker`] flies the rest concurrently ([`episode`] is one episode), [`progress`]
 //! draws the bar, [`results`] turns a record into a scored result, [`leaderboard`], [`report`]

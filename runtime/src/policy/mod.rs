@@ -1,7 +1,7 @@
 //! Mission policies: what turns the rendered context into an agent turn.
 //!
 //! A [`Policy`] decides under a deadline and always answers with a [`Decision`]: either a
-//! schema-valid [`AgentTurn`] or a generation failure, together with the exact accounting of
+//! schema-valid [`AgentTurn`](alpha3_core::protocol::AgentTurn) or a generation failure, together with the exact accounting of
 //! every attempt (tokens, cache hits, latency, time to first token) for the flight record and
 //! the α3 call-efficiency term. A failure is a value, not an error: the agent loop then flies
 //! the safe fallback ([`safe_fallback`]) and the watchdog steps in.
