@@ -40,6 +40,20 @@ fn spawn_fly(config: &Path, scenario: &Path, out: &Path, extra: &[&str]) -> Chil
         .unwrap()
 }
 
+/// A ground-station client on `fly`'s operator socket (retried while `fly` starts).
+fn connect_operator(port: u16) -> std::net::TcpStream {
+    let started = Instant::now();
+    loop {
+        match std::net::TcpStream::connect(("127.0.0.1", port)) {
+            Ok(s) => return s,
+            Err(_) if started.elapsed() < Duration::from_secs(30) => {
+                std::thread::sleep(Duration::from_millis(100))
+            }
+            Err(e) => panic!("operator socket: {e}"),
+        }
+    }
+}
+
 fn finish(child: Child) -> (bool, String) {
     let out = child.wait_with_output().unwrap();
     let text = format!(
@@ -68,16 +82,7 @@ async fn fly_talks_to_the_operator_socket_writes_named_params_and_logs_the_link(
     );
     // The ground-station bridge: read the agent's turns, answer each one.
     let bridge = std::thread::spawn(move || {
-        let started = Instant::now();
-        let stream = loop {
-            match std::net::TcpStream::connect(("127.0.0.1", op_port)) {
-                Ok(s) => break s,
-                Err(_) if started.elapsed() < Duration::from_secs(30) => {
-                    std::thread::sleep(Duration::from_millis(100))
-                }
-                Err(e) => panic!("operator socket: {e}"),
-            }
-        };
+        let stream = connect_operator(op_port);
         let mut writer = stream.try_clone().unwrap();
         let mut heard = Vec::new();
         for line in BufReader::new(stream).lines() {
@@ -160,22 +165,36 @@ async fn fly_killed_mid_episode_and_restarted_keeps_its_record_whole() {
     let vehicle = vehicle(port, 1).await;
 
     // First run: killed with SIGKILL while it waits for the operator after the agent's first
-    // turn (the record is flushed at the end of every turn).
-    let mut first = spawn_fly(&config, &scenario, &out, &["--operator-wait-ms", "10000"]);
-    let started = Instant::now();
-    loop {
-        let text = std::fs::read_to_string(&record).unwrap_or_default();
-        if text.contains("\"event\":\"agent_turn\"") {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the first run never finished a turn"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    // turn. The record is flushed at the end of every turn, before the agent's turn is shown
+    // to the operator. (Without an operator source, `fly` does not wait: the first run
+    // finished its episode before it could be killed when the record's buffer happened not to
+    // spill mid-turn; CI saw that.)
+    let op_port = free_tcp_port();
+    let socket = format!("tcp:127.0.0.1:{op_port}");
+    let mut first = spawn_fly(
+        &config,
+        &scenario,
+        &out,
+        &["--operator-socket", &socket, "--operator-wait-ms", "30000"],
+    );
+    let said = tokio::task::spawn_blocking(move || {
+        let mut line = String::new();
+        BufReader::new(connect_operator(op_port))
+            .read_line(&mut line)
+            .unwrap();
+        line
+    })
+    .await
+    .unwrap();
+    assert!(said.starts_with("agent: "), "{said:?}");
     first.kill().unwrap(); // SIGKILL
-    first.wait().unwrap();
+    let (_, first_output) = finish(first); // shown if it ended on its own
+    assert!(
+        std::fs::read_to_string(&record)
+            .unwrap()
+            .contains("\"event\":\"agent_turn\""),
+        "the turn is on disk before the operator sees it"
+    );
     // A crash in the middle of a write leaves half a line.
     let mut f = std::fs::OpenOptions::new()
         .append(true)
@@ -196,7 +215,8 @@ async fn fly_killed_mid_episode_and_restarted_keeps_its_record_whole() {
         !parsed
             .lines
             .iter()
-            .any(|l| matches!(l.event, Event::Termination { .. }))
+            .any(|l| matches!(l.event, Event::Termination { .. })),
+        "the first run ended before it was killed:\n{crashed}\n{first_output}"
     );
 
     // Second run: same episode id.
