@@ -59,6 +59,9 @@ pub const RETURN_PROGRESS_M: f64 = 10.0;
 /// only land on the same spot, m.
 pub const RETURN_AT_HOME_M: f64 = 5.0;
 
+/// How long the hand-over's return waits for traffic in its way, from the episode's end, ms.
+pub const HANDOVER_TRAFFIC_WAIT_MS: u64 = 60_000;
+
 /// While a hold is the step taken, a predicted breach takes it again after this long, ms.
 pub const PREDICTED_BREACH_REPEAT_MS: u64 = 5_000;
 
@@ -78,6 +81,8 @@ pub struct Watchdog {
     cause: Option<Cause>,
     /// No decision will come any more.
     ended: bool,
+    /// When the episode ended (the hand-over began).
+    ended_at_ms: Option<u64>,
     /// The runtime's latest measure of the way home, while engaged.
     return_status: Option<ReturnStatus>,
     /// While returning, the last progress: the least distance to home so far, the height
@@ -103,6 +108,7 @@ impl Watchdog {
             level: None,
             cause: None,
             ended: false,
+            ended_at_ms: None,
             return_status: None,
             return_mark: None,
             breach_repeat_ms: None,
@@ -282,6 +288,7 @@ impl Watchdog {
         under_way: Option<FailsafeStep>,
     ) -> WatchdogAction {
         self.ended = true;
+        self.ended_at_ms.get_or_insert(now_ms);
         if under_way.is_none()
             && matches!(
                 self.step_taken(),
@@ -327,6 +334,11 @@ impl Watchdog {
         }
     }
 
+    /// The episode is over ([`Self::episode_ended`]): the hand-over is flying.
+    pub fn has_ended(&self) -> bool {
+        self.ended
+    }
+
     /// The step taken last, if any.
     fn step_taken(&self) -> Option<FailsafeStep> {
         self.level.map(|(i, _)| self.ladder[i])
@@ -357,15 +369,22 @@ impl Watchdog {
     }
 
     /// Whether the return step waits for traffic in its way: for one step interval past its
-    /// due time (the step before it was taken at least one interval ago), and not at all once
-    /// the episode has ended with no step taken (the hand-over holds first, see
-    /// [`Self::episode_ended`]).
+    /// due time (the step before it was taken at least one interval ago). In the hand-over the
+    /// return is due when the episode ends, so it waits up to [`HANDOVER_TRAFFIC_WAIT_MS`] from
+    /// then, holding clear of the traffic (see [`Self::episode_ended`]): nobody waits on the
+    /// vehicle any more, and the failsafe path would fly the return through the traffic (found
+    /// in the 10k corpus: hand-over returns that passed traffic 0.0–0.3 m inside the
+    /// separation, the gate having denied them for it).
     fn return_deferred(&self, now_ms: u64) -> bool {
+        let waits = |from: u64, for_ms: u64| now_ms.saturating_sub(from) < for_ms;
         self.return_status
             .is_some_and(|s| s.traffic_in_way && !s.ruled_out)
-            && self
-                .level
-                .is_none_or(|(_, at)| now_ms.saturating_sub(at) < 2 * self.step_interval_ms)
+            && match self.ended_at_ms {
+                Some(ended) => waits(ended, HANDOVER_TRAFFIC_WAIT_MS),
+                None => self
+                    .level
+                    .is_none_or(|(_, at)| waits(at, 2 * self.step_interval_ms)),
+            }
     }
 
     /// Whether the return under way must give way to the land step: it is ruled out, or it
@@ -778,6 +797,40 @@ mod tests {
         w.observe_return(12_000, way(300.0, false));
         assert_eq!(
             w.tick(12_000, None),
+            WatchdogAction::Step(FailsafeStep::Return)
+        );
+    }
+
+    #[test]
+    fn the_hand_over_waits_for_traffic_from_the_episodes_end_however_old_its_hold() {
+        let busy = ReturnStatus {
+            traffic_in_way: true,
+            ..way(300.0, false)
+        };
+        // Held for a lost link since 0; the episode ends at 100 s with traffic in the way.
+        let mut w = holding_for_a_lost_link();
+        w.link_lost(false);
+        w.observe_return(100_000, busy);
+        assert_eq!(w.episode_ended(100_000, None), WatchdogAction::StreamHold);
+        assert!(w.has_ended());
+        // It keeps holding while the traffic is in the way …
+        let last = 100_000 + HANDOVER_TRAFFIC_WAIT_MS - 1;
+        for t in [110_000, 130_000, last] {
+            w.observe_return(t, busy);
+            assert_eq!(w.tick(t, None), WatchdogAction::StreamHold, "at {t} ms");
+        }
+        // … and returns when it has passed.
+        let mut clear = w.clone();
+        clear.observe_return(140_000, way(300.0, false));
+        assert_eq!(
+            clear.tick(140_000, None),
+            WatchdogAction::Step(FailsafeStep::Return)
+        );
+        // At the latest, the return goes when the wait is over.
+        let end = 100_000 + HANDOVER_TRAFFIC_WAIT_MS;
+        w.observe_return(end, busy);
+        assert_eq!(
+            w.tick(end, None),
             WatchdogAction::Step(FailsafeStep::Return)
         );
     }

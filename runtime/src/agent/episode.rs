@@ -487,7 +487,8 @@ pub(super) async fn tick_after_advance<V: VehicleSide>(
     }
     if lp.watchdog.engaged().is_some() {
         // The land step weighs the return under way against the way there.
-        let status = return_status(gate, &snapshot, now, lp.return_to.as_ref());
+        let nearest = lp.watchdog.has_ended();
+        let status = return_status(gate, &snapshot, now, lp.return_to.as_ref(), nearest);
         lp.watchdog.observe_return(now, status);
     }
     // A holding vehicle must act earlier on traffic: by moving out of the way (escape_ms).
@@ -512,11 +513,8 @@ pub(super) async fn take_step<V: VehicleSide>(
     let command = match step {
         FailsafeStep::Hold => Command::Hold,
         FailsafeStep::Return => {
-            let ended = lp
-                .watchdog
-                .engaged()
-                .is_some_and(|(_, c)| c == alpha3_core::watchdog::Cause::EpisodeEnded);
-            let to = return_command(gate, snapshot, now, ended).unwrap_or(Command::ReturnToHome);
+            let nearest = lp.watchdog.has_ended();
+            let to = return_command(gate, snapshot, now, nearest).unwrap_or(Command::ReturnToHome);
             lp.return_to = Some(to);
             to
         }

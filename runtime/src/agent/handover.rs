@@ -37,7 +37,7 @@ pub(super) async fn hand_over<V: VehicleSide>(
     let now = side.now_ms();
     lp.watchdog.observe_return(
         now,
-        return_status(gate, &snapshot, now, lp.return_to.as_ref()),
+        return_status(gate, &snapshot, now, lp.return_to.as_ref(), true),
     );
     let under_way = match snapshot.mode {
         FlightMode::Return => Some(FailsafeStep::Return),

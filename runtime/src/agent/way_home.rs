@@ -72,19 +72,28 @@ pub(super) fn return_command(
     let home_at = if nearest { here(home.x, home.y) } else { -1.0 };
     places.push((home_at, Command::ReturnToHome));
     places.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // The hand-over takes the nearest place whose way is clear of everything, traffic too,
+    // before one it would have to fly through traffic to (found in the 10k corpus: hand-overs
+    // flew home through a fixed-wing's path past an emergency site 60 m away).
+    if nearest && let Some((_, c)) = places.iter().find(|(_, c)| clear(gate, snap, c, now_ms)) {
+        return Some(*c);
+    }
     places.into_iter().map(|(_, c)| c).find(|c| match c {
         Command::ReturnToHome => !ruled_out(gate, snap, c, now_ms),
         // The way to a site must be clear of everything the gate checks, traffic too: the
         // failsafe path flies it whatever comes.
-        land => {
-            evaluate(gate, snap, land, now_ms, &mut GateState::default())
-                .approved()
-                .is_some_and(|a| a.command() == land)
-                && evaluate_failsafe_in(gate, snap, land, now_ms)
-                    .approved()
-                    .is_some_and(|a| a.command() == land)
-        }
+        land => clear(gate, snap, land, now_ms),
     })
+}
+
+/// Whether the gate approves `command` as it is, on both paths: nothing in its way now.
+fn clear(gate: &GateContext, snap: &VehicleSnapshot, command: &Command, now_ms: u64) -> bool {
+    evaluate(gate, snap, command, now_ms, &mut GateState::default())
+        .approved()
+        .is_some_and(|a| a.command() == command)
+        && evaluate_failsafe_in(gate, snap, command, now_ms)
+            .approved()
+            .is_some_and(|a| a.command() == command)
 }
 
 /// Where `command` (a return) ends, on the ground.
@@ -97,19 +106,21 @@ fn destination(gate: &GateContext, command: Option<&Command>) -> Enu {
 
 /// The way from `snap` along the return under way (`returning`; home when none is): how far,
 /// how high, and whether the gate rules it out. A return that is not under way yet is ruled
-/// out only when no destination is possible ([`return_command`]); traffic in its way now is
-/// reported, so the watchdog holds clear of it before it returns.
+/// out only when no destination is possible ([`return_command`], nearest first with
+/// `nearest`); traffic in its way now is reported, so the watchdog holds clear of it before it
+/// returns.
 pub(super) fn return_status(
     gate: &GateContext,
     snap: &VehicleSnapshot,
     now_ms: u64,
     returning: Option<&Command>,
+    nearest: bool,
 ) -> ReturnStatus {
     let to = destination(gate, returning);
     let (ruled_out, traffic_in_way) = match returning {
         _ if !snap.is_airborne() => (false, false),
         Some(command) => (ruled_out(gate, snap, command, now_ms), false),
-        None => match return_command(gate, snap, now_ms, false) {
+        None => match return_command(gate, snap, now_ms, nearest) {
             None => (true, false),
             Some(command) => (false, traffic_in_the_way(gate, snap, &command, now_ms)),
         },
@@ -149,7 +160,7 @@ mod tests {
 
     #[test]
     fn the_way_home_is_measured_and_open_in_an_open_field() {
-        let s = return_status(&gate(), &hovering(300.0, 400.0, 40.0), NOW, None);
+        let s = return_status(&gate(), &hovering(300.0, 400.0, 40.0), NOW, None, false);
         assert!((s.home_distance_m - 500.0).abs() < 1e-9);
         assert!((s.height_m - 40.0).abs() < 1e-9);
         assert!(!s.ruled_out);
@@ -163,11 +174,11 @@ mod tests {
     fn an_empty_battery_or_a_zone_on_the_way_rule_the_return_out() {
         let mut empty = hovering(300.0, 0.0, 40.0);
         empty.battery.remaining_pct = 16.0;
-        assert!(return_status(&gate(), &empty, NOW, None).ruled_out);
+        assert!(return_status(&gate(), &empty, NOW, None, false).ruled_out);
         let zone = gate()
             .with_no_fly(&Area::circle([150.0, 0.0], 40.0))
             .unwrap();
-        assert!(return_status(&zone, &hovering(300.0, 0.0, 40.0), NOW, None).ruled_out);
+        assert!(return_status(&zone, &hovering(300.0, 0.0, 40.0), NOW, None, false).ruled_out);
     }
 
     #[test]
@@ -187,16 +198,16 @@ mod tests {
                 site: Some([300.0, 200.0])
             })
         );
-        let s = return_status(&zone, &at, NOW, command.as_ref());
+        let s = return_status(&zone, &at, NOW, command.as_ref(), false);
         assert!(!s.ruled_out);
         assert!(
             (s.home_distance_m - 200.0).abs() < 1e-9,
             "measured to the site"
         );
         // Still ruled out while nothing is under way: no, a site is open.
-        assert!(!return_status(&zone, &at, NOW, None).ruled_out);
+        assert!(!return_status(&zone, &at, NOW, None, false).ruled_out);
         // Under way home, home is what is measured and ruled out.
-        assert!(return_status(&zone, &at, NOW, Some(&Command::ReturnToHome)).ruled_out);
+        assert!(return_status(&zone, &at, NOW, Some(&Command::ReturnToHome), false).ruled_out);
     }
 
     #[test]
@@ -225,7 +236,7 @@ mod tests {
         let sites = gate().with_landing_site(Enu::new(320.0, 0.0, 0.0));
         let mut no_fix = hovering(300.0, 0.0, 40.0);
         no_fix.gnss.fix = FixType::None;
-        assert!(return_status(&sites, &no_fix, NOW, None).ruled_out);
+        assert!(return_status(&sites, &no_fix, NOW, None, false).ruled_out);
         assert_eq!(return_command(&sites, &no_fix, NOW, true), None);
     }
 
@@ -239,11 +250,51 @@ mod tests {
             time_ms: NOW,
         }])
         .unwrap();
-        let s = return_status(&g, &hovering(300.0, 0.0, 40.0), NOW, None);
+        let s = return_status(&g, &hovering(300.0, 0.0, 40.0), NOW, None, false);
         assert!(!s.ruled_out);
         assert!(s.traffic_in_way);
-        let clear = return_status(&gate(), &hovering(300.0, 0.0, 40.0), NOW, None);
+        let clear = return_status(&gate(), &hovering(300.0, 0.0, 40.0), NOW, None, false);
         assert!(!clear.traffic_in_way);
+    }
+
+    #[test]
+    fn the_hand_over_takes_a_clear_site_before_a_way_home_through_traffic() {
+        use alpha3_core::gate::Track;
+        // Home 300 m west with traffic parked on the way; a site 320 m north, clear.
+        let mut g = gate().with_landing_site(Enu::new(300.0, 320.0, 0.0));
+        g.set_traffic(vec![Track {
+            position: Enu::new(150.0, 0.0, 40.0),
+            velocity: Enu::default(),
+            time_ms: NOW,
+        }])
+        .unwrap();
+        let at = hovering(300.0, 0.0, 40.0);
+        let site = Command::Land {
+            site: Some([300.0, 320.0]),
+        };
+        assert_eq!(return_command(&g, &at, NOW, true), Some(site));
+        let s = return_status(&g, &at, NOW, None, true);
+        assert!(!s.ruled_out && !s.traffic_in_way, "{s:?}");
+        // Home first (a lost link, PX4's RTL): home, and the traffic is reported.
+        assert_eq!(
+            return_command(&g, &at, NOW, false),
+            Some(Command::ReturnToHome)
+        );
+        assert!(return_status(&g, &at, NOW, None, false).traffic_in_way);
+        // Nothing clear: home all the same, with the traffic reported (the watchdog holds
+        // clear of it first).
+        let mut g = gate();
+        g.set_traffic(vec![Track {
+            position: Enu::new(150.0, 0.0, 40.0),
+            velocity: Enu::default(),
+            time_ms: NOW,
+        }])
+        .unwrap();
+        assert_eq!(
+            return_command(&g, &at, NOW, true),
+            Some(Command::ReturnToHome)
+        );
+        assert!(return_status(&g, &at, NOW, None, true).traffic_in_way);
     }
 
     #[test]
@@ -251,6 +302,6 @@ mod tests {
         let mut parked = hovering(300.0, 0.0, 0.0);
         parked.landed = LandedState::OnGround;
         parked.gnss.fix = FixType::None;
-        assert!(!return_status(&gate(), &parked, NOW, None).ruled_out);
+        assert!(!return_status(&gate(), &parked, NOW, None, false).ruled_out);
     }
 }

@@ -128,12 +128,9 @@ impl World {
         }
         let limits = self.limits;
         let want = self.fc.demand(self.estimate, &limits);
-        // The controller knows the mean wind while it has a fix; without one it cannot see it.
-        let wind_estimate: V3 = if jammed {
-            [0.0; 3]
-        } else {
-            self.wind.mean_at(self.body.position[2])
-        };
+        // The controller knows the wind while it has a fix; without one it cannot see it.
+        let mean = self.wind.mean_at(self.body.position[2]);
+        let wind_estimate = self.body.wind_estimate(wind, mean, !jammed, dt_s);
         let mut air = vec3::clamp_xy(vec3::sub(want, wind_estimate), limits.max_speed_mps);
         let sink = if self.fc.mode == Mode::Uncontrolled {
             f64::INFINITY
