@@ -2,7 +2,8 @@
 //! controller's demand within acceleration limits; the ground moves under it with the wind.
 //! Vertically the demand is a climb rate over the ground: the vertical-velocity loop (barometer
 //! and accelerometers, which need no position fix) learns the vertical wind and flies against
-//! it. Yaw turns at a limited rate.
+//! it. Horizontally the velocity loop flies against the mean wind plus the gusts it has learned
+//! while it has a fix ([`Body::wind_estimate`]). Yaw turns at a limited rate.
 
 use crate::vec3::{self, V3};
 use alpha3_core::scenario::Airframe;

@@ -16,8 +16,9 @@ use alpha3_core::snapshot::{FlightMode, LandedState};
 /// discrete loop from chattering.
 const POSITION_GAIN: f64 = 3.0;
 /// Gain of the correction back onto the line, 1/s: the position gain near a target. (PX4's
-/// position P gain is ~1, but its velocity loop also rejects gusts, which this point-mass model
-/// leaves to the position loop; 3 keeps a 4 m/s gust's offset within the gate's 2 m margin.)
+/// position P gain is ~1; this point-mass model's velocity loop learns gusts only with a lag
+/// (`dynamics::Body::wind_estimate`), and 3 keeps a 4 m/s gust's offset within the gate's 2 m
+/// margin.)
 const CROSS_TRACK_GAIN: f64 = 3.0;
 /// A target counts as reached within this distance and below `SETTLED_SPEED_MPS`.
 pub const ARRIVAL_M: f64 = 1.0;
