@@ -124,7 +124,7 @@ impl Body {
     }
 
     /// The velocity loop's view of the horizontal wind for `dt_s`: the mean, plus the
-    /// variation `wind − mean` learned with [`HORIZONTAL_GUST_TAU_S`], when the vehicle sees its
+    /// variation `wind − mean` learned with the time constant `HORIZONTAL_GUST_TAU_S`, when the vehicle sees its
     /// ground velocity (a position fix); without one it sees no wind at all.
     ///
     /// With the mean alone, every gust went straight into the ground velocity: over a 17 s
