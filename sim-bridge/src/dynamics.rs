@@ -124,8 +124,8 @@ impl Body {
     }
 
     /// The velocity loop's view of the horizontal wind for `dt_s`: the mean, plus the
-    /// variation `wind − mean` learned with the time constant `HORIZONTAL_GUST_TAU_S`, when the vehicle sees its
-    /// ground velocity (a position fix); without one it sees no wind at all.
+    /// variation `wind − mean` learned with the time constant `HORIZONTAL_GUST_TAU_S`, when
+    /// the vehicle sees its ground velocity (a position fix); without one it sees no wind.
     ///
     /// With the mean alone, every gust went straight into the ground velocity: over a 17 s
     /// return, turbulence put the vehicle 7+ m behind the timeline the gate had checked, and it
