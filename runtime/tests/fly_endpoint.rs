@@ -178,10 +178,13 @@ async fn fly_killed_mid_episode_and_restarted_keeps_its_record_whole() {
         &["--operator-socket", &socket, "--operator-wait-ms", "30000"],
     );
     let said = tokio::task::spawn_blocking(move || {
-        let mut line = String::new();
-        BufReader::new(connect_operator(op_port))
-            .read_line(&mut line)
+        let stream = connect_operator(op_port);
+        // A run that never shows a turn fails the test rather than hanging it.
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
             .unwrap();
+        let mut line = String::new();
+        let _ = BufReader::new(stream).read_line(&mut line);
         line
     })
     .await

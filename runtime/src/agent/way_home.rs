@@ -240,16 +240,20 @@ mod tests {
         assert_eq!(return_command(&sites, &no_fix, NOW, true), None);
     }
 
-    #[test]
-    fn traffic_on_the_way_home_is_reported_not_ruled_out() {
-        use alpha3_core::gate::Track;
-        let mut g = gate();
-        g.set_traffic(vec![Track {
+    /// `g` with an aircraft parked at (150, 0, 40): on the way home from (300, 0, 40).
+    fn parked_on_the_way_home(mut g: GateContext) -> GateContext {
+        g.set_traffic(vec![alpha3_core::gate::Track {
             position: Enu::new(150.0, 0.0, 40.0),
             velocity: Enu::default(),
             time_ms: NOW,
         }])
         .unwrap();
+        g
+    }
+
+    #[test]
+    fn traffic_on_the_way_home_is_reported_not_ruled_out() {
+        let g = parked_on_the_way_home(gate());
         let s = return_status(&g, &hovering(300.0, 0.0, 40.0), NOW, None, false);
         assert!(!s.ruled_out);
         assert!(s.traffic_in_way);
@@ -259,15 +263,8 @@ mod tests {
 
     #[test]
     fn the_hand_over_takes_a_clear_site_before_a_way_home_through_traffic() {
-        use alpha3_core::gate::Track;
         // Home 300 m west with traffic parked on the way; a site 320 m north, clear.
-        let mut g = gate().with_landing_site(Enu::new(300.0, 320.0, 0.0));
-        g.set_traffic(vec![Track {
-            position: Enu::new(150.0, 0.0, 40.0),
-            velocity: Enu::default(),
-            time_ms: NOW,
-        }])
-        .unwrap();
+        let g = parked_on_the_way_home(gate().with_landing_site(Enu::new(300.0, 320.0, 0.0)));
         let at = hovering(300.0, 0.0, 40.0);
         let site = Command::Land {
             site: Some([300.0, 320.0]),
@@ -283,13 +280,7 @@ mod tests {
         assert!(return_status(&g, &at, NOW, None, false).traffic_in_way);
         // Nothing clear: home all the same, with the traffic reported (the watchdog holds
         // clear of it first).
-        let mut g = gate();
-        g.set_traffic(vec![Track {
-            position: Enu::new(150.0, 0.0, 40.0),
-            velocity: Enu::default(),
-            time_ms: NOW,
-        }])
-        .unwrap();
+        let g = parked_on_the_way_home(gate());
         assert_eq!(
             return_command(&g, &at, NOW, true),
             Some(Command::ReturnToHome)
