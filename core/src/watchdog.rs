@@ -79,9 +79,7 @@ pub struct Watchdog {
     /// Index of the ladder step taken last, and when.
     level: Option<(usize, u64)>,
     cause: Option<Cause>,
-    /// No decision will come any more.
-    ended: bool,
-    /// When the episode ended (the hand-over began).
+    /// When the episode ended (the hand-over began): no decision will come any more.
     ended_at_ms: Option<u64>,
     /// The runtime's latest measure of the way home, while engaged.
     return_status: Option<ReturnStatus>,
@@ -107,7 +105,6 @@ impl Watchdog {
             link_lost: false,
             level: None,
             cause: None,
-            ended: false,
             ended_at_ms: None,
             return_status: None,
             return_mark: None,
@@ -164,7 +161,7 @@ impl Watchdog {
             .is_some_and(|t| now_ms.saturating_sub(t) > self.deadline_ms)
         {
             Some(Cause::DeadlineMissed)
-        } else if self.ended {
+        } else if self.has_ended() {
             Some(Cause::EpisodeEnded)
         } else {
             None
@@ -287,7 +284,6 @@ impl Watchdog {
         now_ms: u64,
         under_way: Option<FailsafeStep>,
     ) -> WatchdogAction {
-        self.ended = true;
         self.ended_at_ms.get_or_insert(now_ms);
         if under_way.is_none()
             && matches!(
@@ -336,7 +332,7 @@ impl Watchdog {
 
     /// The episode is over ([`Self::episode_ended`]): the hand-over is flying.
     pub fn has_ended(&self) -> bool {
-        self.ended
+        self.ended_at_ms.is_some()
     }
 
     /// The step taken last, if any.

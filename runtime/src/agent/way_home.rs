@@ -73,13 +73,19 @@ pub(super) fn return_command(
     places.push((home_at, Command::ReturnToHome));
     places.sort_by(|a, b| a.0.total_cmp(&b.0));
     // The hand-over takes the nearest place whose way is clear of everything, traffic too,
-    // before one it would have to fly through traffic to (found in the 10k corpus: hand-overs
-    // flew home through a fixed-wing's path past an emergency site 60 m away).
-    if nearest && let Some((_, c)) = places.iter().find(|(_, c)| clear(gate, snap, c, now_ms)) {
-        return Some(*c);
+    // before flying home through traffic (found in the 10k corpus: hand-overs flew home
+    // through a fixed-wing's path past an emergency site 60 m away). A site is only ever taken
+    // clear, so when none is, home is all that is left.
+    let home_open = || !ruled_out(gate, snap, &Command::ReturnToHome, now_ms);
+    if nearest {
+        return places
+            .iter()
+            .map(|(_, c)| *c)
+            .find(|c| clear(gate, snap, c, now_ms))
+            .or_else(|| home_open().then_some(Command::ReturnToHome));
     }
     places.into_iter().map(|(_, c)| c).find(|c| match c {
-        Command::ReturnToHome => !ruled_out(gate, snap, c, now_ms),
+        Command::ReturnToHome => home_open(),
         // The way to a site must be clear of everything the gate checks, traffic too: the
         // failsafe path flies it whatever comes.
         land => clear(gate, snap, land, now_ms),
