@@ -552,6 +552,14 @@ mod tests {
         }
     }
 
+    /// The way home `d` m long, open, with traffic in it now.
+    fn busy(d: f64) -> ReturnStatus {
+        ReturnStatus {
+            traffic_in_way: true,
+            ..way(d, false)
+        }
+    }
+
     /// A watchdog whose link was lost at 0: the hold taken at 0.
     fn holding_for_a_lost_link() -> Watchdog {
         let mut w = Watchdog::new(&config(), 60_000);
@@ -754,10 +762,7 @@ mod tests {
 
     #[test]
     fn a_return_waits_for_traffic_in_its_way_one_interval_at_most() {
-        let busy = ReturnStatus {
-            traffic_in_way: true,
-            ..way(400.0, false)
-        };
+        let busy = busy(400.0);
         let mut w = holding_for_a_lost_link();
         w.observe_return(9_000, busy);
         assert_eq!(w.tick(10_000, None), WatchdogAction::StreamHold, "waits");
@@ -779,10 +784,7 @@ mod tests {
 
     #[test]
     fn an_ended_episode_with_traffic_in_the_way_holds_before_it_returns() {
-        let busy = ReturnStatus {
-            traffic_in_way: true,
-            ..way(300.0, false)
-        };
+        let busy = busy(300.0);
         let mut w = Watchdog::new(&config(), 60_000);
         w.observe_return(0, busy);
         assert_eq!(
@@ -799,10 +801,7 @@ mod tests {
 
     #[test]
     fn the_hand_over_waits_for_traffic_from_the_episodes_end_however_old_its_hold() {
-        let busy = ReturnStatus {
-            traffic_in_way: true,
-            ..way(300.0, false)
-        };
+        let busy = busy(300.0);
         // Held for a lost link since 0; the episode ends at 100 s with traffic in the way.
         let mut w = holding_for_a_lost_link();
         w.link_lost(false);

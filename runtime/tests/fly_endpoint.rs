@@ -40,6 +40,26 @@ fn spawn_fly(config: &Path, scenario: &Path, out: &Path, extra: &[&str]) -> Chil
         .unwrap()
 }
 
+/// `fly` with a ground-station socket on a free port, waiting `wait_ms` for the operator's
+/// answer to each turn; returns the child and the port.
+fn spawn_fly_with_operator(
+    config: &Path,
+    scenario: &Path,
+    out: &Path,
+    wait_ms: u64,
+) -> (Child, u16) {
+    let port = free_tcp_port();
+    let socket = format!("tcp:127.0.0.1:{port}");
+    let wait = wait_ms.to_string();
+    let child = spawn_fly(
+        config,
+        scenario,
+        out,
+        &["--operator-socket", &socket, "--operator-wait-ms", &wait],
+    );
+    (child, port)
+}
+
 /// A ground-station client on `fly`'s operator socket (retried while `fly` starts).
 fn connect_operator(port: u16) -> std::net::TcpStream {
     let started = Instant::now();
@@ -72,14 +92,7 @@ async fn fly_talks_to_the_operator_socket_writes_named_params_and_logs_the_link(
     let scenario = write_scenario(dir.path());
     let out = dir.path().join("out");
     let vehicle = vehicle(port, 1).await;
-    let op_port = free_tcp_port();
-    let socket = format!("tcp:127.0.0.1:{op_port}");
-    let child = spawn_fly(
-        &config,
-        &scenario,
-        &out,
-        &["--operator-socket", &socket, "--operator-wait-ms", "20000"],
-    );
+    let (child, op_port) = spawn_fly_with_operator(&config, &scenario, &out, 20_000);
     // The ground-station bridge: read the agent's turns, answer each one.
     let bridge = std::thread::spawn(move || {
         let stream = connect_operator(op_port);
@@ -169,14 +182,7 @@ async fn fly_killed_mid_episode_and_restarted_keeps_its_record_whole() {
     // to the operator. (Without an operator source, `fly` does not wait: the first run
     // finished its episode before it could be killed when the record's buffer happened not to
     // spill mid-turn; CI saw that.)
-    let op_port = free_tcp_port();
-    let socket = format!("tcp:127.0.0.1:{op_port}");
-    let mut first = spawn_fly(
-        &config,
-        &scenario,
-        &out,
-        &["--operator-socket", &socket, "--operator-wait-ms", "30000"],
-    );
+    let (mut first, op_port) = spawn_fly_with_operator(&config, &scenario, &out, 30_000);
     let said = tokio::task::spawn_blocking(move || {
         let stream = connect_operator(op_port);
         // A run that never shows a turn fails the test rather than hanging it.
