@@ -7,6 +7,7 @@ cd "$ROOT"
 scripts/setup.sh
 # shellcheck disable=SC1091
 . .venv/alpha3-env
-export CCACHE_DIR="${CCACHE_DIR:-$ROOT/target/ccache}"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+export CCACHE_DIR="${CCACHE_DIR:-$TARGET/ccache}"
 cargo build --release --locked -p alpha3
-exec target/release/alpha3 bench --suite configs/bench/short.toml --out "${1:-out/short}"
+exec "$TARGET/release/alpha3" bench --suite configs/bench/short.toml --out "${1:-out/short}"
