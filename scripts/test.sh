@@ -27,7 +27,7 @@ scripts/setup.sh
 
 # llama.cpp's cmake build picks ccache up when it is installed; keep its cache in the
 # project so repeated CI runs on the same machine reuse it.
-export CCACHE_DIR="${CCACHE_DIR:-$ROOT/target/ccache}"
+export CCACHE_DIR="${CCACHE_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/ccache}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 # A CI run builds once: incremental caches would only take disk (gigabytes for this workspace).
 if [[ "${CI:-}" == "true" ]]; then
