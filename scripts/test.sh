@@ -25,6 +25,10 @@ scripts/setup.sh
 # shellcheck disable=SC1091
 . .venv/alpha3-env
 
+step "PX4 SITL (the real autopilot the end-to-end tests fly; built once into a cache)"
+PX4_SITL_HOME="$(scripts/px4-sitl.sh)"
+export PX4_SITL_HOME
+
 # llama.cpp's cmake build picks ccache up when it is installed; keep its cache in the
 # project so repeated CI runs on the same machine reuse it.
 export CCACHE_DIR="${CCACHE_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/ccache}"
