@@ -255,9 +255,15 @@ pub async fn bring_to_start(
             Verdict::Approved(a) | Verdict::Clamped { approved: a, .. } => a.clone(),
             Verdict::Denied(f) => {
                 return Err(OnboardError::Start(format!(
-                    "the gate denied {}: {:?}",
+                    "the gate denied {}: {}",
                     command.name(),
-                    f.iter().map(|x| x.reason).collect::<Vec<_>>()
+                    f.iter()
+                        .map(|x| format!(
+                            "{} (measured {}, limit {})",
+                            x.reason, x.measured, x.limit
+                        ))
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 )));
             }
         };

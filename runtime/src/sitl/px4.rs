@@ -135,7 +135,11 @@ impl Px4Process {
             }
         };
         std::fs::create_dir_all(&options.run_dir).map_err(io("creating its directory"))?;
-        let pid_file = options.run_dir.join("px4.pid");
+        // PX4 is started inside its directory and told it again (`-w`): a relative path would
+        // be resolved twice.
+        let run_dir =
+            std::fs::canonicalize(&options.run_dir).map_err(io("finding its directory"))?;
+        let pid_file = run_dir.join("px4.pid");
         stop_stale(&pid_file, &install.bin);
         for f in [
             "parameters.bson",
@@ -143,9 +147,9 @@ impl Px4Process {
             "param_import_fail.bson",
             "dataman",
         ] {
-            let _ = std::fs::remove_file(options.run_dir.join(f));
+            let _ = std::fs::remove_file(run_dir.join(f));
         }
-        let log = options.run_dir.join("px4.log");
+        let log = run_dir.join("px4.log");
         let out = std::fs::File::create(&log).map_err(io("creating px4.log"))?;
         let err = out.try_clone().map_err(io("opening px4.log"))?;
         let mut cmd = Command::new(&install.bin);
@@ -153,9 +157,9 @@ impl Px4Process {
             .arg(k.to_string())
             .arg("-d")
             .arg("-w")
-            .arg(&options.run_dir)
+            .arg(&run_dir)
             .arg(&install.etc)
-            .current_dir(&options.run_dir)
+            .current_dir(&run_dir)
             .env("PX4_SIM_MODEL", SIH_MODEL)
             .stdin(Stdio::null())
             .stdout(out)
