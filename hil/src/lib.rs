@@ -14,7 +14,8 @@
 //!   [`param`] (PARAM protocol), [`timesync`], [`statustext`], [`streams`] (telemetry
 //!   requests) and [`measure`] (RTT, jitter, loss, throughput).
 //! - [`translate()`]: a [`Command`](alpha3_core::command::Command) as MAVLink steps for a
-//!   [`Profile`]; [`preflight`]: the autopilot's failsafe parameters.
+//!   [`Profile`]; [`preflight`]: the autopilot's failsafe parameters; [`simulator`]: whether
+//!   the autopilot is a SITL, from its own parameters.
 //! - [`shell`]: transports (tokio, tokio-serial), reconnection, and [`HilLink`], the
 //!   `VehicleLink` implementation, which only accepts gate-approved commands.
 
@@ -31,6 +32,7 @@ pub mod plan;
 pub mod preflight;
 pub mod profile;
 pub mod session;
+pub mod simulator;
 pub mod statustext;
 pub mod streams;
 pub mod telemetry;

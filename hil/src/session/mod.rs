@@ -5,10 +5,12 @@
 //! ([`poll_timeout`](Session::poll_timeout)), and drains [`Event`]s. Time is microseconds on
 //! the shell's monotonic clock; nothing here reads a clock or touches a socket.
 
+mod binding;
 mod config;
 mod inbound;
 mod outbound;
 
+pub use binding::{ForeignFrames, Stranger};
 pub use config::SessionConfig;
 
 use crate::command::{CommandMachine, Target};
@@ -28,6 +30,7 @@ use crate::translate::{Context, translate};
 use crate::wire::{Decoder, Encoder, Rejected, Signer, Verifier};
 use alpha3_core::command::Command;
 use alpha3_core::snapshot::VehicleSnapshot;
+use binding::Binding;
 use std::collections::{BTreeMap, VecDeque};
 
 /// How a command ended, with the autopilot's own words meanwhile.
@@ -52,6 +55,11 @@ pub enum Event {
     AutopilotRefused(String),
     AutopilotLost,
     AutopilotBack,
+    /// The bound autopilot's first heartbeat after the transport was reopened, or from a new
+    /// address after it was lost (a reboot); `from` is where the link now sends.
+    AutopilotRejoined {
+        from: Option<std::net::SocketAddr>,
+    },
     Text(StatusText),
     PlanDone(PlanReport),
     /// The hold sent to cancel a lost command ended.
@@ -91,6 +99,8 @@ pub struct Session {
     signing_base: u64,
     /// Frames that passed the codec (CRC, signature, parse).
     accepted_frames: u64,
+    /// Which frames are the autopilot's; the rest are counted as foreign.
+    binding: Binding,
 }
 
 impl Session {
@@ -130,6 +140,7 @@ impl Session {
             target: None,
             signing_base,
             accepted_frames: 0,
+            binding: Binding::default(),
             cfg,
         })
     }
@@ -142,9 +153,30 @@ impl Session {
         self.profile
     }
 
-    /// Frames accepted so far (the shell uses it to tell a real peer from noise).
+    /// Frames accepted so far (CRC, signature and parse passed), the autopilot's or not.
     pub fn accepted_frames(&self) -> u64 {
         self.accepted_frames
+    }
+
+    /// Where the bound autopilot's datagrams come from: where ours must go.
+    pub fn peer_address(&self) -> Option<std::net::SocketAddr> {
+        self.binding.address()
+    }
+
+    /// Frames from anyone but the bound autopilot (dropped unread).
+    pub fn foreign_frames(&self) -> ForeignFrames {
+        self.binding.foreign()
+    }
+
+    /// The transport only talks to `address` (udpout): frames from elsewhere are foreign.
+    pub fn fix_peer_address(&mut self, address: std::net::SocketAddr) {
+        self.binding.fix(address);
+    }
+
+    /// The shell reopened the transport: the bound autopilot (the same system and component
+    /// only) may now be heard from a new address.
+    pub fn transport_reopened(&mut self) {
+        self.binding.reopened();
     }
 
     pub fn autopilot(&self) -> Option<AutopilotInfo> {

@@ -3,6 +3,7 @@
 
 mod driver;
 mod link;
+mod simulator_watch;
 mod transport;
 
 pub use driver::LinkStatus;
