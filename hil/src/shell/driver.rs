@@ -2,6 +2,7 @@
 //! reopens the transport when it fails (autopilot reboot, cable pull) while the session — and
 //! with it the snapshot, the statistics and any pending command — lives on.
 
+use super::foreign_log::ForeignLog;
 use super::simulator_watch::SimulatorWatch;
 use super::transport::{Transport, open};
 use crate::error::HilError;
@@ -28,8 +29,6 @@ const WRITE_STALL: Duration = Duration::from_millis(1000);
 const OPEN_TIMEOUT: Duration = Duration::from_millis(500);
 const PUBLISH_EVERY_US: u64 = 100_000;
 const MAX_BACKOFF_MS: u64 = 2000;
-/// Foreign frames are logged at most this often (a flood must not flood the log too).
-const FOREIGN_LOG_EVERY_US: u64 = 5_000_000;
 
 type ParamReply = oneshot::Sender<BTreeMap<String, ParamValue>>;
 
@@ -100,9 +99,7 @@ pub(crate) struct Driver {
     /// The telemetry log of every frame both ways, when asked for.
     tlog: Option<TlogWriter>,
     simulator: SimulatorWatch,
-    /// Foreign frames already logged, and when the next log line may be written.
-    foreign_logged: u64,
-    foreign_log_at_us: u64,
+    foreign_log: ForeignLog,
 }
 
 /// What the link task is given besides its channels.
@@ -150,8 +147,7 @@ impl Driver {
             backoff_ms: 100,
             tlog,
             simulator,
-            foreign_logged: 0,
-            foreign_log_at_us: 0,
+            foreign_log: ForeignLog::default(),
         }
     }
 
@@ -436,29 +432,8 @@ impl Driver {
         self.status.peer = self.transport.as_ref().and_then(Transport::peer);
         self.status.measurement = self.session.measure(now);
         self.status.foreign = self.session.foreign_frames();
-        self.log_foreign(now);
+        self.foreign_log.note(now, self.status.foreign);
         self.out.status.send_replace(self.status.clone());
-    }
-
-    /// Says that strangers are sending, at most every [`FOREIGN_LOG_EVERY_US`].
-    fn log_foreign(&mut self, now: u64) {
-        let foreign = self.status.foreign;
-        if foreign.count == self.foreign_logged || now < self.foreign_log_at_us {
-            return;
-        }
-        if let Some(s) = foreign.last {
-            tracing::warn!(
-                new = foreign.count - self.foreign_logged,
-                total = foreign.count,
-                from = ?s.from,
-                system = s.system_id,
-                component = s.component_id,
-                message = s.message_id,
-                "frames from someone other than the bound autopilot dropped"
-            );
-        }
-        self.foreign_logged = foreign.count;
-        self.foreign_log_at_us = now + FOREIGN_LOG_EVERY_US;
     }
 }
 

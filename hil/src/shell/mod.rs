@@ -2,6 +2,7 @@
 //! link task with reconnection, and [`HilLink`].
 
 mod driver;
+mod foreign_log;
 mod link;
 mod simulator_watch;
 mod transport;
