@@ -4,7 +4,7 @@
 //! `tlogs/<id>.tlog` per episode, and the leaderboard and report. Episodes run one after the
 //! other (there is one vehicle); a rerun skips episodes already recorded.
 
-use crate::agent::onboard::{Connection, bring_to_start, mission, wait_for_fix};
+use crate::agent::onboard::{Connection, bring_to_start, foreign_note, mission, wait_for_fix};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::bench::resume::{partial_path, record_path};
 use crate::bench::{EpisodeResult, Shard, Suite, outputs, plan, resume};
@@ -196,6 +196,9 @@ async fn fly_one(
     .await?;
     let end_ms = crate::agent::VehicleSide::now_ms(&side);
     let (link, _) = side.into_parts();
+    if let Some(note) = foreign_note(&link.status()) {
+        eprintln!("  {}: {note}", ep.id);
+    }
     link.close().await;
     let record = read_record(&part)?;
     let result = EpisodeResult::from_record(scorer, &record)
