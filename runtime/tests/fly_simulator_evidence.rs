@@ -10,13 +10,16 @@
 mod sitl_support;
 
 use alpha3_core::record::Event;
+use alpha3_hil::dialect::{MavMessage, Message, mav};
+use alpha3_hil::wire::Decoder;
 use alpha3_sim::endpoint::Endpoint;
 use sitl_support::*;
+use std::collections::BTreeMap;
 use std::net::{SocketAddr, UdpSocket};
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Takes the simulator's evidence away: the endpoint now answers as a PX4 flight build.
@@ -24,14 +27,34 @@ fn as_flight_build(vehicle: &Endpoint) {
     assert!(vehicle.with_vehicle(|v| v.params_mut().remove("SIM_BAT_DRAIN")));
 }
 
+/// Flight commands the companion sent through a [`forwarder`], by name (telemetry requests
+/// and the PARAM and TIMESYNC services are not flight commands).
+type Relayed = Arc<Mutex<BTreeMap<String, u64>>>;
+
+fn flight_command(m: &MavMessage) -> Option<String> {
+    use mav::MavCmd::{MAV_CMD_REQUEST_MESSAGE, MAV_CMD_SET_MESSAGE_INTERVAL};
+    let asks = |c: mav::MavCmd| matches!(c, MAV_CMD_SET_MESSAGE_INTERVAL | MAV_CMD_REQUEST_MESSAGE);
+    match m {
+        MavMessage::COMMAND_LONG(c) if asks(c.command) => None,
+        MavMessage::COMMAND_LONG(c) => Some(format!("{:?}", c.command)),
+        MavMessage::COMMAND_INT(c) => Some(format!("{:?}", c.command)),
+        MavMessage::SET_POSITION_TARGET_LOCAL_NED(_)
+        | MavMessage::SET_POSITION_TARGET_GLOBAL_INT(_) => Some(m.message_name().to_string()),
+        _ => None,
+    }
+}
+
 /// mavlink-router in miniature on 127.0.0.1: relays datagrams between the autopilot (whoever
-/// is not the companion) and the companion. Returns its address.
-fn forwarder(companion: SocketAddr, stop: Arc<AtomicBool>) -> SocketAddr {
+/// is not the companion) and the companion, counting the flight commands it relays to the
+/// autopilot. Returns its address.
+fn forwarder(companion: SocketAddr, stop: Arc<AtomicBool>) -> (SocketAddr, Relayed) {
     let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
     socket
         .set_read_timeout(Some(Duration::from_millis(50)))
         .unwrap();
     let addr = socket.local_addr().unwrap();
+    let relayed = Relayed::default();
+    let counts = relayed.clone();
     std::thread::spawn(move || {
         let mut autopilot: Option<SocketAddr> = None;
         let mut buf = [0u8; 65536];
@@ -40,6 +63,13 @@ fn forwarder(companion: SocketAddr, stop: Arc<AtomicBool>) -> SocketAddr {
                 continue;
             };
             let to = if from == companion {
+                let mut decoder = Decoder::new();
+                decoder.push(&buf[..n]);
+                while let Some(Ok(f)) = decoder.next(0) {
+                    if let Some(name) = flight_command(&f.message) {
+                        *counts.lock().unwrap().entry(name).or_default() += 1;
+                    }
+                }
                 autopilot
             } else {
                 autopilot = Some(from);
@@ -50,7 +80,7 @@ fn forwarder(companion: SocketAddr, stop: Arc<AtomicBool>) -> SocketAddr {
             }
         }
     });
-    addr
+    (addr, relayed)
 }
 
 fn spawn_fly(config: &Path, scenario: &Path, out: &Path) -> Child {
@@ -90,7 +120,7 @@ async fn a_flight_controller_behind_a_loopback_forwarder_is_refused() {
     let scenario = write_scenario(dir.path());
     let out = dir.path().join("out");
     let stop = Arc::new(AtomicBool::new(false));
-    let router = forwarder(format!("127.0.0.1:{port}").parse().unwrap(), stop.clone());
+    let (router, relayed) = forwarder(format!("127.0.0.1:{port}").parse().unwrap(), stop.clone());
     let vehicle = vehicle_to(router, 1).await;
     as_flight_build(&vehicle);
     let child = spawn_fly(&config, &scenario, &out);
@@ -99,11 +129,13 @@ async fn a_flight_controller_behind_a_loopback_forwarder_is_refused() {
         .unwrap();
     stop.store(true, Ordering::Relaxed);
     vehicle.shutdown().await.unwrap();
-    eprintln!("fly exited {code}:\n{err}");
+    let relayed = relayed.lock().unwrap().clone();
+    eprintln!("fly exited {code}; flight commands to the flight build: {relayed:?}\n{err}");
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("refusing to fly"), "{err}");
     assert!(err.contains("no SIM_BAT_DRAIN parameter"), "{err}");
     assert!(err.contains("--allow-real-vehicle"), "{err}");
+    assert!(relayed.is_empty(), "{relayed:?}");
     let records = out.join("records");
     assert!(
         !records.exists() || std::fs::read_dir(&records).unwrap().next().is_none(),
@@ -127,16 +159,22 @@ async fn an_autopilot_that_comes_back_as_a_flight_build_ends_the_flight() {
         .await
         .unwrap()
         .expect("fly never judged the autopilot");
-    // Then the autopilot reboots — from a new port, as another firmware.
+    // Then the autopilot reboots — from a new port (behind a forwarder that counts what it
+    // is sent), as another firmware.
     sitl.shutdown().await.unwrap();
-    let board = vehicle(port, 1).await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (router, relayed) = forwarder(format!("127.0.0.1:{port}").parse().unwrap(), stop.clone());
+    let board = vehicle_to(router, 1).await;
     as_flight_build(&board);
     let code = tokio::task::spawn_blocking(move || child.wait().unwrap().code().unwrap_or(-1))
         .await
         .unwrap();
     let err = reader.join().unwrap();
+    stop.store(true, Ordering::Relaxed);
     board.shutdown().await.unwrap();
-    eprintln!("fly exited {code}:\n{err}");
+    let relayed = relayed.lock().unwrap().clone();
+    eprintln!("fly exited {code}; flight commands to the flight build: {relayed:?}\n{err}");
+    assert!(relayed.is_empty(), "{relayed:?}");
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("refusing to fly: after the autopilot came back"),

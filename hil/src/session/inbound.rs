@@ -76,6 +76,7 @@ impl Session {
         {
             Admission::Handle => true,
             Admission::Rejoin => {
+                self.returned(now_us);
                 self.stats.forget_sequences();
                 if let Some(p) = self.profile {
                     self.requests.reset(now_us, p.stream_requests());
@@ -84,6 +85,16 @@ impl Session {
                 true
             }
             Admission::Foreign => false,
+        }
+    }
+
+    /// The autopilot came back: what was meant for it before is withdrawn, if so configured.
+    fn returned(&mut self, now_us: u64) {
+        if self.withdraw_on_return {
+            self.withdraw_commands(
+                now_us,
+                "the autopilot came back and must prove itself again",
+            );
         }
     }
 
@@ -135,6 +146,7 @@ impl Session {
                     }
                 }
                 Some(Presence::Back) => {
+                    self.returned(now_us);
                     self.stats.forget_sequences();
                     if let Some(p) = self.profile {
                         self.requests.reset(now_us, p.stream_requests());

@@ -101,6 +101,9 @@ pub struct Session {
     accepted_frames: u64,
     /// Which frames are the autopilot's; the rest are counted as foreign.
     binding: Binding,
+    /// Give up the running command when the autopilot comes back ([`Event::AutopilotBack`],
+    /// [`Event::AutopilotRejoined`]).
+    withdraw_on_return: bool,
 }
 
 impl Session {
@@ -141,6 +144,7 @@ impl Session {
             signing_base,
             accepted_frames: 0,
             binding: Binding::default(),
+            withdraw_on_return: false,
             cfg,
         })
     }
@@ -324,6 +328,30 @@ impl Session {
         self.plan_is_hold = false;
         self.advance_plan(now_us);
         Ok(id)
+    }
+
+    /// From now on, an autopilot that comes back (heartbeat regained, or heard again after the
+    /// transport was reopened) gets nothing that was meant for it before: see
+    /// [`withdraw_commands`](Self::withdraw_commands). The shell asks for this when the
+    /// autopilot must prove itself again first.
+    pub fn withdraw_commands_on_return(&mut self) {
+        self.withdraw_on_return = true;
+    }
+
+    /// Stops commanding the autopilot: the running command is given up (its report says
+    /// `why`) and the setpoint stream ends — nothing meant for the autopilot as it was may
+    /// reach the one that came back before it proved what it is.
+    pub fn withdraw_commands(&mut self, now_us: u64, why: &str) {
+        self.stream.stop();
+        self.commands.abandon(now_us);
+        if let Some(old) = self.plan.take() {
+            self.plan_is_hold = false;
+            let outcome = PlanOutcome::Withdrawn {
+                reason: why.to_string(),
+            };
+            let report = self.report(&old, outcome, now_us);
+            self.events.push_back(Event::PlanDone(report));
+        }
     }
 
     fn supersede(&mut self, now_us: u64) {

@@ -127,6 +127,7 @@ impl Driver {
             session.fix_peer_address(peer);
         }
         let simulator = SimulatorWatch::new(simulator);
+        simulator.configure(&mut session);
         Self {
             address,
             session,

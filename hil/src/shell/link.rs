@@ -353,6 +353,9 @@ fn receipt(report: PlanReport) -> Result<SendReceipt, LinkError> {
         PlanOutcome::Superseded => {
             refused(format!("{} superseded by a newer command", report.command))
         }
+        PlanOutcome::Withdrawn { reason } => {
+            refused(format!("{} withdrawn: {reason}", report.command))
+        }
         PlanOutcome::TimedOut { what, waited_ms } => Err(LinkError::Timeout {
             what,
             timeout_ms: waited_ms,

@@ -39,6 +39,15 @@ impl SimulatorWatch {
         }
     }
 
+    /// Under `Require`, the session stops what it was sending the moment the autopilot comes
+    /// back (before the next frame goes out): a retry must not reach a firmware that has not
+    /// proven itself yet.
+    pub fn configure(&self, session: &mut Session) {
+        if self.policy == SimulatorPolicy::Require {
+            session.withdraw_commands_on_return();
+        }
+    }
+
     /// The autopilot was found, came back or rejoined: ask it again.
     pub fn ask(&mut self, now_us: u64, session: &mut Session, verdict: &mut SimulatorCheck) {
         if self.policy == SimulatorPolicy::Ignore {
