@@ -109,7 +109,7 @@ fn sitl_anchors_each_mission_where_the_vehicle_stands() {
     // Which ran first: the one anchored at PX4's home.
     let (first, then): (Vec<_>, Vec<_>) = runs
         .iter()
-        .partition(|e| anchor_of(e)["point"] == Value::from("home"));
+        .partition(|e| anchor_of(e)["point"] == "home");
     assert_eq!(
         (first.len(), then.len()),
         (1, 1),

@@ -3,7 +3,9 @@
 
 mod clock;
 mod driver;
+mod foreign_log;
 mod link;
+mod simulator_watch;
 mod transport;
 
 pub use driver::LinkStatus;

@@ -36,6 +36,11 @@ pub trait LinkHealth {
     fn autopilot_lost(&self) -> bool;
     /// The link as measured (round trip, jitter, loss), when a round trip has been measured.
     fn measured(&self) -> Option<LinkSample>;
+    /// Why the link will no longer fly its vehicle (an autopilot that came back not proven
+    /// a simulator, under `fly`'s real-vehicle gate); the episode then ends.
+    fn refusal(&self) -> Option<String> {
+        None
+    }
 }
 
 impl LinkHealth for alpha3_hil::HilLink {
@@ -47,6 +52,10 @@ impl LinkHealth for alpha3_hil::HilLink {
     fn measured(&self) -> Option<LinkSample> {
         self.measurement()
             .to_sample(alpha3_core::link::Slice::Urllc, 0.0, 3_000)
+    }
+
+    fn refusal(&self) -> Option<String> {
+        alpha3_hil::HilLink::refusal(self)
     }
 }
 
@@ -203,6 +212,12 @@ impl<L: VehicleLink + LinkHealth> VehicleSide for LinkedVehicle<L> {
 
     async fn advance_to(&mut self, until_ms: u64) -> Result<(), LinkError> {
         self.link.advance(self.t0_ms + until_ms).await?;
+        if let Some(reason) = self.link.refusal() {
+            return Err(LinkError::Refused {
+                what: "commands".into(),
+                reason: format!("not proven a simulator: {reason}"),
+            });
+        }
         let now = self.episode_ms();
         self.world.advance_to_ms(now);
         // The twin is put where the vehicle reports itself, so objectives and violations are

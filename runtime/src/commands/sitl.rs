@@ -14,7 +14,8 @@
 
 use crate::agent::anchor::Anchor;
 use crate::agent::onboard::{
-    Connection, anchor_mission, bring_to_start, mission, settle_on_ground, wait_for_fix,
+    Connection, anchor_mission, bring_to_start, foreign_note, mission, settle_on_ground,
+    wait_for_fix,
 };
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::bench::resume::{partial_path, record_path};
@@ -501,6 +502,9 @@ async fn fly_one(
     .await?;
     let end_ms = crate::agent::VehicleSide::now_ms(&side);
     let (link, _) = side.into_parts();
+    if let Some(note) = foreign_note(&link.status()) {
+        eprintln!("  {}: {note}", ep.id);
+    }
     link.close().await;
     let record = read_record(&part)?;
     let result = EpisodeResult::from_record(scorer, &record)
