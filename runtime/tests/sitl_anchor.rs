@@ -107,9 +107,8 @@ fn sitl_anchors_each_mission_where_the_vehicle_stands() {
     assert_eq!(records.len(), 2, "{records:?}");
     let runs: Vec<Vec<Event>> = records.iter().map(|r| events(r)).collect();
     // Which ran first: the one anchored at PX4's home.
-    let (first, then): (Vec<_>, Vec<_>) = runs
-        .iter()
-        .partition(|e| anchor_of(e)["point"] == "home");
+    let (first, then): (Vec<_>, Vec<_>) =
+        runs.iter().partition(|e| anchor_of(e)["point"] == "home");
     assert_eq!(
         (first.len(), then.len()),
         (1, 1),
