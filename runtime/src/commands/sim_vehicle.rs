@@ -46,18 +46,9 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(exit::code(exit::USAGE));
     };
-    let text = match std::fs::read_to_string(&args.scenario) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!(
-                "alpha3 sim-vehicle: cannot read {}: {e}",
-                args.scenario.display()
-            );
-            return Ok(exit::code(exit::INVALID));
-        }
-    };
-    let world = match World::from_json(&text, WorldOptions::seeded(args.seed)) {
-        Ok(w) => w,
+    // Read through the scenario loader: the file's size is checked before it is parsed.
+    let world = match alpha3_sim::scenario::read_scenario(&args.scenario) {
+        Ok(s) => World::new(s, WorldOptions::seeded(args.seed)),
         Err(e) => {
             eprintln!("alpha3 sim-vehicle: {}: {e}", args.scenario.display());
             return Ok(exit::code(exit::INVALID));
