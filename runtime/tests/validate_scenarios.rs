@@ -56,13 +56,16 @@ fn zones(count: usize) -> Value {
     Value::Array(list)
 }
 
-/// The probes of issue 15, each with the path and rule `validate` must name.
-fn probes() -> Vec<(
+/// A probe: file name, the edit of `sc-0000` that makes it, the JSON path and rule to name.
+type Probe = (
     &'static str,
     Box<dyn FnOnce(&mut Value)>,
     &'static str,
     &'static str,
-)> {
+);
+
+/// The probes of issue 15, each with the path and rule `validate` must name.
+fn probes() -> Vec<Probe> {
     vec![
         (
             "time-budget-1e300.json",

@@ -113,7 +113,7 @@ pub fn polygon_problem(points: &[P]) -> Option<String> {
         ));
     }
     let area = twice_area(&ring).abs() / 2.0;
-    if !(area >= MIN_POLYGON_AREA_M2) {
+    if area.is_nan() || area < MIN_POLYGON_AREA_M2 {
         return Some(format!(
             "the polygon encloses {area:.3} m² (its points are collinear or nearly so); at least \
              {MIN_POLYGON_AREA_M2} m² is needed"

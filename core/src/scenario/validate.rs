@@ -32,7 +32,7 @@ impl Problems {
 
     /// `v` must lie in `(0, hi]`: rule `positive` below, `range` above.
     pub fn positive(&mut self, pointer: impl Into<String>, v: f64, hi: f64) {
-        if !(v > 0.0) {
+        if v.is_nan() || v <= 0.0 {
             self.push(pointer, "positive", format!("must be positive, is {v}"));
         } else if v > hi {
             self.push(pointer, "range", format!("must be in (0, {hi}], is {v}"));
