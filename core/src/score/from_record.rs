@@ -176,6 +176,7 @@ impl Builder {
                 reason, success, ..
             } => {
                 self.ev.terminated = true;
+                self.ev.failure = crate::record::is_failure_reason(reason).then(|| reason.clone());
                 self.ev.terminated_by_violation = reason.contains("violation");
                 self.ev.mission_complete = *success && !self.ev.terminated_by_violation;
             }
@@ -454,6 +455,36 @@ mod tests {
             (2, 1, 1, 1)
         );
         assert_eq!(s.denied_by_finding["gate.state.sensor_off"], 1);
+    }
+
+    #[test]
+    fn an_episode_the_runtime_failed_is_a_generation_failure_with_its_reason() {
+        let mut events = sample();
+        events.pop();
+        events.push(Event::Termination {
+            reason: crate::record::failure_reason("worker panicked: capacity overflow"),
+            success: false,
+            turns: 1,
+        });
+        let scorer = Scorer::new(ScoreOptions::default()).unwrap();
+        let eval = scorer.evaluate_record(&record(events));
+        assert_eq!(
+            eval.validity,
+            Validity::GenerationFailed("episode_failed: worker panicked: capacity overflow".into())
+        );
+        // A failure that recorded nothing at all still counts as one attempt.
+        let header = sample().remove(0);
+        let stub = vec![
+            header,
+            Event::Termination {
+                reason: crate::record::failure_reason("no policy"),
+                success: false,
+                turns: 0,
+            },
+        ];
+        let eval = scorer.evaluate_record(&record(stub));
+        assert!(matches!(eval.validity, Validity::GenerationFailed(_)));
+        assert_eq!((eval.attempts, eval.decisions), (1, 1));
     }
 
     #[test]

@@ -41,8 +41,12 @@ pub struct SitlArgs {
     /// Where PX4 SITL talks MAVLink (our side of the link).
     #[arg(long, default_value = "udpin:0.0.0.0:14540")]
     pub connect: String,
+    /// Results directory; a rerun resumes into it only from the same inputs (as for `bench`).
     #[arg(long, default_value = "out/sitl")]
     pub out: PathBuf,
+    /// Delete the records and tlogs of an earlier run in --out and start afresh.
+    #[arg(long)]
+    pub fresh: bool,
     /// Run only shard i of n (`0/4`).
     #[arg(long)]
     pub shard: Option<String>,
@@ -78,6 +82,11 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let episodes = plan(&suite, shard);
+    let inputs = crate::bench::inputs::Inputs::of("sitl", &suite);
+    if let Err(e) = crate::bench::inputs::claim(&args.out, &inputs, args.fresh) {
+        eprintln!("alpha3 sitl: {e}");
+        return Ok(exit::code(exit::INVALID));
+    }
     let records = args.out.join("records");
     let scorer = Scorer::new(Default::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let state = resume::prepare(&records, &episodes, &scorer)?;
