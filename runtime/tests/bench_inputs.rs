@@ -60,7 +60,7 @@ fn a_rerun_from_changed_inputs_is_refused_until_fresh() {
     let log = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{log}");
     assert!(
-        log.contains("different inputs") && log.contains("policy scripted changed"),
+        log.contains("different inputs") && log.contains("policy scripted: its configuration"),
         "names what differs: {log}"
     );
     assert!(log.contains("--fresh"), "{log}");

@@ -20,7 +20,13 @@ fn crowded(count: usize) -> Value {
     let xy = |v: &Value| [v[0].as_f64().unwrap(), v[1].as_f64().unwrap()];
     let mut keep = vec![xy(&s["spawn"]["xyz"]), [0.0, 0.0]];
     keep.extend(s["mission"]["waypoints"].as_array().unwrap().iter().map(xy));
-    keep.extend(s["landing"]["emergency_sites"].as_array().unwrap().iter().map(xy));
+    keep.extend(
+        s["landing"]["emergency_sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(xy),
+    );
     let zones = s["airspace"]["no_fly_zones"].as_array_mut().unwrap();
     let mut state: u64 = 7;
     let mut next = || {
@@ -32,8 +38,10 @@ fn crowded(count: usize) -> Value {
     while zones.len() < count {
         let (x, y) = (next(), next());
         if keep.iter().all(|k| (k[0] - x).hypot(k[1] - y) > 25.0) {
-            zones.push(json!({"type": "cylinder", "center": [x, y], "radius_m": 5.0,
-                              "floor_m": 0.0, "ceiling_m": 500.0}));
+            zones.push(
+                json!({"type": "cylinder", "center": [x, y], "radius_m": 5.0,
+                              "floor_m": 0.0, "ceiling_m": 500.0}),
+            );
         }
     }
     s
@@ -54,7 +62,10 @@ fn a_scenario_at_the_zone_cap_is_flown_to_its_end_and_one_more_zone_is_refused()
     let root = root().canonicalize().unwrap();
     let scenarios = format!("scenarios = [\"{}/configs/scenarios\"]", root.display());
     assert!(text.contains(&scenarios));
-    let text = text.replace(&scenarios, &format!("scenarios = [\"{}\"]", at_cap.display()));
+    let text = text.replace(
+        &scenarios,
+        &format!("scenarios = [\"{}\"]", at_cap.display()),
+    );
     std::fs::write(&suite, text).unwrap();
     let out = dir.path().join("out");
     run_suite(&suite, &out, &[]);

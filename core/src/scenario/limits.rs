@@ -4,8 +4,12 @@
 //! for minutes. Each range is far beyond any real small-UAS mission (the shipped suite's largest
 //! values are given for scale) and tight enough that the arithmetic stays well conditioned.
 //!
-//! The zone cap is set by the scripted planner: it checks every leg against every zone, so at
-//! [`MAX_NO_FLY_ZONES`] zones an episode stays within seconds (measured in the bench).
+//! The caps also bound the work of flying: the scripted planner checks a leg against the static
+//! zones near it only, and other aircraft's plans span the time budget. Measured with the
+//! release binary, one scripted episode at [`MAX_NO_FLY_ZONES`] scattered zones takes about
+//! 0.5 s of CPU, and 10 s with every cap reached at once (1,000 zones, 256 waypoints, 32 traffic
+//! tracks, 32 moving obstacles, a swarm of 16, 3,600 s), most of it the separation check against
+//! the ~80 other aircraft's plans.
 
 /// Largest scenario file, bytes, checked before it is parsed (the suite's largest is 9 KB;
 /// 1,000 cylinder zones take about 150 KB).

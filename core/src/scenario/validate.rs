@@ -10,6 +10,15 @@ use crate::airspace::Area;
 use crate::episode::StructureProblem;
 use serde_json::Value;
 
+/// `v` for a message: in exponent form when very large or small (1e300 has 301 digits).
+pub(super) fn num(v: f64) -> String {
+    if v != 0.0 && !(1e-3..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// The problems found so far, each with its JSON pointer and rule.
 #[derive(Debug, Default)]
 pub(super) struct Problems(pub Vec<StructureProblem>);
@@ -26,6 +35,7 @@ impl Problems {
     /// `v` must lie in `[lo, hi]` (which also refuses NaN).
     pub fn range(&mut self, pointer: impl Into<String>, v: f64, lo: f64, hi: f64) {
         if !(v >= lo && v <= hi) {
+            let (lo, hi, v) = (num(lo), num(hi), num(v));
             self.push(pointer, "range", format!("must be in [{lo}, {hi}], is {v}"));
         }
     }
@@ -33,8 +43,13 @@ impl Problems {
     /// `v` must lie in `(0, hi]`: rule `positive` below, `range` above.
     pub fn positive(&mut self, pointer: impl Into<String>, v: f64, hi: f64) {
         if v.is_nan() || v <= 0.0 {
-            self.push(pointer, "positive", format!("must be positive, is {v}"));
+            self.push(
+                pointer,
+                "positive",
+                format!("must be positive, is {}", num(v)),
+            );
         } else if v > hi {
+            let (hi, v) = (num(hi), num(v));
             self.push(pointer, "range", format!("must be in (0, {hi}], is {v}"));
         }
     }
@@ -192,7 +207,11 @@ fn spawn(p: &mut Problems, s: &Scenario) {
         p.push(
             "/spawn/xyz",
             "spawn_in_fence",
-            format!("the spawn point ({x}, {y}) is outside every geofence area"),
+            format!(
+                "the spawn point ({}, {}) is outside every geofence area",
+                num(x),
+                num(y)
+            ),
         );
     }
     let (lo, hi) = (a.altitude_agl_min_m, a.altitude_agl_max_m);
@@ -201,7 +220,8 @@ fn spawn(p: &mut Problems, s: &Scenario) {
             "/spawn/xyz/2",
             "spawn_in_band",
             format!(
-                "the spawn height {z} m is neither on the ground (0) nor in the band [{lo}, {hi}]"
+                "the spawn height {} m is neither on the ground (0) nor in the band [{lo}, {hi}]",
+                num(z)
             ),
         );
     }
@@ -411,6 +431,17 @@ mod tests {
         assert_eq!(
             found(|v| v["swarm"] = json!({"enabled": true, "size": 1_000_000_000u64})),
             one("/swarm/size", "range")
+        );
+    }
+
+    #[test]
+    fn huge_and_tiny_numbers_are_written_short() {
+        assert_eq!(num(1e300), "1e300");
+        assert_eq!(num(-1e9), "-1e9");
+        assert_eq!(num(1e-9), "1e-9");
+        assert_eq!(
+            (num(120.0), num(0.0), num(-5.5)),
+            ("120".into(), "0".into(), "-5.5".into())
         );
     }
 

@@ -113,8 +113,18 @@ impl Inputs {
         if self.seeds != other.seeds {
             out.push(format!("seeds {:?} → {:?}", self.seeds, other.seeds));
         }
-        out.extend(changed("policy", &self.policies, &other.policies));
-        out.extend(changed("scenario", &self.scenarios, &other.scenarios));
+        out.extend(changed(
+            "policy",
+            "its configuration (base config and policy file, model) changed",
+            &self.policies,
+            &other.policies,
+        ));
+        out.extend(changed(
+            "scenario",
+            "its content changed",
+            &self.scenarios,
+            &other.scenarios,
+        ));
         if out.is_empty() {
             out.push("the inputs hash".into());
         }
@@ -122,12 +132,17 @@ impl Inputs {
     }
 }
 
-/// Per key of `a` and `b`: changed, added or removed (at most five named).
-fn changed(what: &str, a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> Vec<String> {
+/// Per key of `a` and `b`: changed (`how`), added or removed (at most five named).
+fn changed(
+    what: &str,
+    how: &str,
+    a: &BTreeMap<String, String>,
+    b: &BTreeMap<String, String>,
+) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for (k, h) in a {
         match b.get(k) {
-            Some(g) if g != h => found.push(format!("{what} {k} changed")),
+            Some(g) if g != h => found.push(format!("{what} {k}: {how}")),
             Some(_) => {}
             None => found.push(format!("{what} {k} removed")),
         }
@@ -264,7 +279,7 @@ mod tests {
         assert_ne!(a.hash, b.hash);
         assert_eq!(
             a.differences(&b),
-            ["scenario sc-2 changed", "scenario sc-3 added"]
+            ["scenario sc-2: its content changed", "scenario sc-3 added"]
         );
         let mut c = a.clone();
         c.seeds = vec![1, 2];
