@@ -70,6 +70,33 @@ fn a_panicking_episode_is_counted_failed_and_the_run_goes_on_and_fails() {
     );
     let report = read(&out.join("report.html"));
     assert!(report.contains("episode_failed"), "the report shows why");
+    // Exported, the failed episode is a failure stub (valid, with its reason).
+    let export = out.join("export");
+    let o = bench(&[
+        "export",
+        "--records",
+        out.join("records").to_str().unwrap(),
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let stub: Value = serde_json::from_str(&read(
+        &export.join("alpha3/scripted/uav/sc-0001-ep-01.json"),
+    ))
+    .unwrap();
+    assert_eq!(stub["_meta"]["generation_failed"], true);
+    assert!(
+        stub["_meta"]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("episode_failed")
+    );
+    let v = alpha3()
+        .args(["validate", "--kind", "episode"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
 
     // A rerun flies the failed episode again (and only it).
     let o = run_suite(&suite, &out, &[]);

@@ -240,7 +240,10 @@ impl Builder {
     }
 
     fn finish(mut self) -> RecordEpisode {
-        let failed = self.ev.decisions == 0;
+        // An episode the runtime failed on is a failure stub with its reason, whatever it
+        // recorded before (ALPHA3.md §3).
+        let failed = self.ev.decisions == 0 || self.ev.failure.is_some();
+        let error = self.ev.failure.clone();
         self.ev.executed = self.executed;
         self.ev.slice_decisions = self.decisions;
         let meta = EpisodeMeta {
@@ -249,6 +252,7 @@ impl Builder {
             gen_time_s: Some(self.gen_time_s),
             attempts_used: Some(self.ev.generations),
             generation_failed: Some(failed),
+            error,
             usage: Some(self.usage),
             ..EpisodeMeta::default()
         };
@@ -467,10 +471,16 @@ mod tests {
             turns: 1,
         });
         let scorer = Scorer::new(ScoreOptions::default()).unwrap();
-        let eval = scorer.evaluate_record(&record(events));
+        let eval = scorer.evaluate_record(&record(events.clone()));
+        let why = "episode_failed: worker panicked: capacity overflow";
+        assert_eq!(eval.validity, Validity::GenerationFailed(why.into()));
+        // Exported, it is a failure stub with that reason, and scores the same way.
+        let episode = episode_from_record(&record(events)).episode;
+        assert!(episode.is_failure_stub());
+        assert_eq!(episode.meta.error.as_deref(), Some(why));
         assert_eq!(
-            eval.validity,
-            Validity::GenerationFailed("episode_failed: worker panicked: capacity overflow".into())
+            scorer.evaluate(&episode).validity,
+            Validity::GenerationFailed(why.into())
         );
         // A failure that recorded nothing at all still counts as one attempt.
         let header = sample().remove(0);
