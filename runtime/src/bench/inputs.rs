@@ -298,7 +298,7 @@ mod tests {
         std::fs::write(out.join("records/x.jsonl"), "{}\n").unwrap();
         let e = claim(&out, &b, false).unwrap_err().to_string();
         assert!(
-            e.contains("scenario sc-1 changed") && e.contains("--fresh"),
+            e.contains("scenario sc-1: its content changed") && e.contains("--fresh"),
             "{e}"
         );
         claim(&out, &b, true).unwrap();
