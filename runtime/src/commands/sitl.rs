@@ -76,8 +76,12 @@ pub struct SitlArgs {
     /// Do not fly the same episodes in the built-in world for the twin-vs-real gap.
     #[arg(long)]
     pub no_builtin: bool,
+    /// Results directory; a rerun resumes into it only from the same inputs (as for `bench`).
     #[arg(long, default_value = "out/sitl")]
     pub out: PathBuf,
+    /// Delete the records and tlogs of an earlier run in --out and start afresh.
+    #[arg(long)]
+    pub fresh: bool,
     /// Run only shard i of n (`0/4`).
     #[arg(long)]
     pub shard: Option<String>,
@@ -193,6 +197,15 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let episodes = plan(&suite, shard);
+    let inputs = crate::bench::inputs::Inputs::of("sitl", &suite);
+    if args.fresh {
+        // The built-in twins of the old episodes go with them.
+        let _ = std::fs::remove_dir_all(args.out.join("builtin"));
+    }
+    if let Err(e) = crate::bench::inputs::claim(&args.out, &inputs, args.fresh) {
+        eprintln!("alpha3 sitl: {e}");
+        return Ok(exit::code(exit::INVALID));
+    }
     let records = args.out.join("records");
     let scorer = Scorer::new(Default::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let state = resume::prepare(&records, &episodes, &scorer)?;
