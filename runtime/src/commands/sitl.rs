@@ -256,6 +256,16 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
                     }
                     Err(e) => {
                         eprintln!("  {}: FAILED on {}: {e:#}", ep.id, vehicle.connect);
+                        // Still an episode of the run: recorded as failed, in N and the report.
+                        let why = format!("{e:#}");
+                        let r = crate::bench::failure::record_failure(
+                            ctx.suite,
+                            ep,
+                            ctx.records,
+                            ctx.scorer,
+                            &why,
+                        );
+                        results.borrow_mut().push(r);
                         failed.borrow_mut().push(ep.id.clone());
                     }
                 }
