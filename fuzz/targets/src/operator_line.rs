@@ -16,7 +16,10 @@ fn frame(data: &[u8], max: usize, cuts: &[usize]) -> Vec<Framed> {
     let mut rest = data;
     let mut i = 0;
     while !rest.is_empty() {
-        let n = cuts.get(i % cuts.len().max(1)).copied().unwrap_or(rest.len());
+        let n = cuts
+            .get(i % cuts.len().max(1))
+            .copied()
+            .unwrap_or(rest.len());
         let (chunk, tail) = rest.split_at(n.clamp(1, rest.len()));
         f.push(chunk, |l| out.push(l));
         assert!(f.buffered() <= max + 1, "holds {} bytes", f.buffered());
@@ -33,9 +36,21 @@ pub fn run(data: &[u8]) {
     };
     let max = usize::from(*choice) + 1;
     let whole = frame(bytes, max, &[]);
-    let cuts: Vec<usize> = bytes.iter().take(16).map(|b| usize::from(b % 7) + 1).collect();
-    assert_eq!(frame(bytes, max, &cuts), whole, "chunking changed the lines");
-    assert_eq!(frame(bytes, max, &[1]), whole, "byte-at-a-time changed the lines");
+    let cuts: Vec<usize> = bytes
+        .iter()
+        .take(16)
+        .map(|b| usize::from(b % 7) + 1)
+        .collect();
+    assert_eq!(
+        frame(bytes, max, &cuts),
+        whole,
+        "chunking changed the lines"
+    );
+    assert_eq!(
+        frame(bytes, max, &[1]),
+        whole,
+        "byte-at-a-time changed the lines"
+    );
 
     // The input's own lines, as the framer should see them.
     let mut expected = Vec::new();
@@ -59,7 +74,10 @@ pub fn run(data: &[u8]) {
                 assert_eq!(text.trim(), text);
                 assert_eq!(*replaced, std::str::from_utf8(raw).is_err());
                 if !replaced {
-                    assert_eq!(text.as_bytes(), String::from_utf8_lossy(raw).trim().as_bytes());
+                    assert_eq!(
+                        text.as_bytes(),
+                        String::from_utf8_lossy(raw).trim().as_bytes()
+                    );
                 }
                 assert!(got.notice().is_some() == *replaced);
             }

@@ -20,7 +20,7 @@ pub fn run(data: &[u8]) {
     let Some((mode, rest)) = data.split_first() else {
         return;
     };
-    if mode % 2 == 0 {
+    if mode.is_multiple_of(2) {
         if let Some(text) = text(rest) {
             check(text);
         }
@@ -87,7 +87,8 @@ fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
 fn number(input: &mut Bytes) -> Value {
     let x = match input.u8() % 6 {
         0 => input.f64(),
-        1 => [0.0, -0.0, 1e300, -1e300, 1e308, f64::MIN_POSITIVE, 1e-300][usize::from(input.u8() % 7)],
+        1 => [0.0, -0.0, 1e300, -1e300, 1e308, f64::MIN_POSITIVE, 1e-300]
+            [usize::from(input.u8() % 7)],
         2 => f64::from(input.u32()),
         3 => -f64::from(input.u16()),
         _ => input.coordinate(),
@@ -118,7 +119,10 @@ fn edit(doc: &mut Value, input: &mut Bytes) {
         3 => Value::String(String::from_utf8_lossy(input.slice(24)).into_owned()),
         4 => Value::Array(Vec::new()),
         5 => Value::Object(Map::new()),
-        6 => [Value::Null, Value::Bool(input.u8() % 2 == 0)][usize::from(input.u8() % 2)].clone(),
+        6 => match input.u8() % 3 {
+            0 => Value::Null,
+            n => Value::Bool(n == 1),
+        },
         7 => {
             remove(doc, &at);
             return;
