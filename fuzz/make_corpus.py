@@ -155,7 +155,23 @@ def translate():
     put("translate", "nan", bytes([4, 0]) + struct.pack("<d", float("nan")) + bytes(40))
 
 
+def operator_line():
+    put("operator_line", "lines", b"\x3f" + b"hold at the next waypoint\r\n\n  land now  \nno newline")
+    put("operator_line", "too_long", b"\x08" + b"short\n" + b"x" * 40 + b"\nafter\n")
+    put("operator_line", "invalid_utf8", b"\x20" + b"caf\xc3\xa9 \xff\xfe ok\n\xc3\n")
+
+
+def scenario_rules():
+    put("scenario_rules", "text", b"\x00" + read("configs/scenarios/sc-0001.json"))
+    # Edits: (op, pointer index u16, value bytes…) applied to sc-0001.
+    put("scenario_rules", "absurd_numbers", b"\x01" + bytes([0, 3, 0, 1, 4, 1, 0, 9, 0, 1, 2]))
+    put("scenario_rules", "empty_and_deleted", b"\x01" + bytes([4, 20, 0, 7, 5, 0, 5, 40, 0]))
+    put("scenario_rules", "repeated_scaled", b"\x01" + bytes([8, 30, 0, 63, 9, 0, 0, 3]))
+
+
 def main():
+    operator_line()
+    scenario_rules()
     turn_parser()
     config()
     episodes()

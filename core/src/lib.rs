@@ -17,6 +17,7 @@
 //! - [`schema`] and [`document`]: published JSON Schemas and document checking for `validate`.
 //! - [`link`]: slices, link samples, the link monitor and the slice policy.
 //! - [`vehicle`]: the vehicle-link trait every backend implements. [`watchdog`]: the failsafe ladder.
+//! - [`operator_line`]: operator lines framed from untrusted bytes, with bounded memory.
 
 pub mod airspace;
 pub mod command;
@@ -26,6 +27,7 @@ pub mod episode;
 pub mod frames;
 pub mod gate;
 pub mod link;
+pub mod operator_line;
 pub mod protocol;
 pub mod px4_modes;
 pub mod record;

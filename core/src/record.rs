@@ -68,6 +68,14 @@ pub enum Event {
         #[serde(default)]
         actions: Vec<Action>,
     },
+    /// Operator lines that arrived after the last operator turn (or were held back when the
+    /// episode ended): the agent never heard them, the record keeps them all the same.
+    OperatorUnheard {
+        lines: Vec<String>,
+        /// Lines past the record's bound for them, counted but not kept.
+        #[serde(default)]
+        dropped: u64,
+    },
     /// The gate's decision on one action.
     Verdict {
         turn: u32,

@@ -5,7 +5,9 @@
 //!
 //! A fake chat-completions server on loopback answers from a script: a valid turn, a 401 and a
 //! 500 that echo the bearer token, a 200 whose completion contains the key, garbage. A whole
-//! closed-loop episode flies against it through `LlmPolicy`.
+//! closed-loop episode flies against it through `LlmPolicy`. A second script echoes the key
+//! only in encoded forms (`\u`-escaped once or twice, inside the turn or the body, and
+//! percent-encoded) to `alpha3 bench`: nothing it leaves behind holds the key, decoded or not.
 
 #![allow(clippy::unwrap_used)]
 
@@ -81,9 +83,66 @@ fn reply(n: usize, auth: &str) -> (u16, String) {
     }
 }
 
-/// Serves the script on a loopback port until the test process ends; counts requests and
+/// Every character of `s` as a JSON `\uXXXX` escape.
+fn u_escaped(s: &str) -> String {
+    s.chars().map(|c| format!("\\u{:04x}", c as u32)).collect()
+}
+
+/// A valid turn whose intent is `intent`, as the model's text.
+fn turn_with_intent(intent: &str) -> String {
+    format!(
+        r#"{{"intent": "{intent}", "actions": [{{"type": "mcp", "name": "read_telemetry", "args": {{}}}}]}}"#
+    )
+}
+
+/// A server that echoes the key only encoded, each form decoding to the key somewhere on its
+/// way into a record or a prompt.
+fn escaped_reply(n: usize, auth: &str) -> (u16, String) {
+    let ok = |content: &str| {
+        json!({"choices": [{"message": {"role": "assistant", "content": content}}],
+               "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+        .to_string()
+    };
+    match n % 5 {
+        // The probe of issue 15: escaped inside the turn, so the parsed intent is the key.
+        0 => (200, ok(&turn_with_intent(&u_escaped(KEY)))),
+        // Escaped in the body: the completion text itself holds the key once the body is read.
+        1 => {
+            let content = turn_with_intent(&u_escaped(KEY)).replace('"', "\\\"");
+            (
+                200,
+                format!(
+                    r#"{{"choices": [{{"message": {{"role": "assistant", "content": "{content}"}}}}], "usage": {{"prompt_tokens": 10, "completion_tokens": 5}}}}"#
+                ),
+            )
+        }
+        // Percent-encoded in the intent.
+        2 => {
+            let pct: String = KEY.bytes().map(|b| format!("%{b:02X}")).collect();
+            (200, ok(&turn_with_intent(&pct)))
+        }
+        // Escaped twice inside the turn: the intent holds `\u0073…`, the key after one more
+        // decoding.
+        3 => (
+            200,
+            ok(&turn_with_intent(&u_escaped(KEY).replace('\\', "\\\\"))),
+        ),
+        // An error body echoing the header escaped (fatal: the script's last reply).
+        _ => (
+            401,
+            format!(
+                r#"{{"error": {{"message": "Incorrect API key provided: {}"}}}}"#,
+                u_escaped(auth)
+            ),
+        ),
+    }
+}
+
+type Script = fn(usize, &str) -> (u16, String);
+
+/// Serves `script` on a loopback port until the test process ends; counts requests and
 /// checks that each one carried the key (so the key really was in play).
-fn serve(requests: Arc<AtomicUsize>, with_key: Arc<AtomicUsize>) -> String {
+fn serve_script(requests: Arc<AtomicUsize>, with_key: Arc<AtomicUsize>, script: Script) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     std::thread::spawn(move || {
@@ -110,7 +169,7 @@ fn serve(requests: Arc<AtomicUsize>, with_key: Arc<AtomicUsize>) -> String {
             if auth.contains(KEY) {
                 with_key.fetch_add(1, Ordering::SeqCst);
             }
-            let (status, text) = reply(n, &auth);
+            let (status, text) = script(n, &auth);
             let _ = write!(
                 stream,
                 "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
@@ -145,7 +204,7 @@ async fn the_api_key_never_reaches_logs_records_or_errors() {
 
     let requests = Arc::new(AtomicUsize::new(0));
     let with_key = Arc::new(AtomicUsize::new(0));
-    let cfg = openai_config(serve(requests.clone(), with_key.clone()));
+    let cfg = openai_config(serve_script(requests.clone(), with_key.clone(), reply));
 
     // A missing key: the error names the variable only.
     let missing = OpenAiGenerator::new(&cfg, &catalogue()).unwrap_err();
@@ -207,4 +266,157 @@ async fn the_api_key_never_reaches_logs_records_or_errors() {
             "part of the API key appears in {what}"
         );
     }
+}
+
+/// `text` decoded by `\uXXXX` escapes, `\\` and `%XX` (ASCII), once each.
+fn decode_once(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let hex = |s: &str| u32::from_str_radix(s, 16).ok().and_then(char::from_u32);
+        let (decoded, used) = match c {
+            '\\' if rest.get(1..2) == Some("u") => match rest.get(2..6).and_then(hex) {
+                Some(d) => (d, 6),
+                None => (c, 1),
+            },
+            '\\' if rest.get(1..2) == Some("\\") => ('\\', 2),
+            '%' => match rest.get(1..3).and_then(hex) {
+                Some(d) => (d, 3),
+                None => (c, 1),
+            },
+            _ => (c, c.len_utf8()),
+        };
+        out.push(decoded);
+        rest = &rest[used..];
+    }
+    out
+}
+
+/// Where `text` holds the key: plainly, or after up to four rounds of decoding.
+fn holds_key(text: &str) -> bool {
+    let mut t = text.to_string();
+    for _ in 0..5 {
+        if t.contains(KEY) {
+            return true;
+        }
+        t = decode_once(&t);
+    }
+    false
+}
+
+/// Every string in a JSON value.
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| {
+            out.push(k.clone());
+            strings(x, out)
+        }),
+        _ => {}
+    }
+}
+
+/// The files under `dir` whose text, or any JSON string in it, holds the key in any form.
+fn files_holding_the_key(dir: &Path) -> (usize, Vec<String>) {
+    let mut found = Vec::new();
+    let mut seen = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            seen += 1;
+            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            let mut texts = vec![text.clone()];
+            for line in std::iter::once(text.as_str()).chain(text.lines()) {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    strings(&v, &mut texts);
+                }
+            }
+            if texts.iter().any(|t| holds_key(t)) {
+                found.push(p.display().to_string());
+            }
+        }
+    }
+    (seen, found)
+}
+
+#[test]
+fn bench_against_a_server_echoing_the_key_encoded_leaves_no_decodable_key() {
+    let requests = Arc::new(AtomicUsize::new(0));
+    let with_key = Arc::new(AtomicUsize::new(0));
+    let url = serve_script(requests.clone(), with_key.clone(), escaped_reply);
+    let dir = tempfile::tempdir().unwrap();
+    let root = root().canonicalize().unwrap();
+    let policy = dir.path().join("remote.toml");
+    std::fs::write(
+        &policy,
+        format!(
+            "[policy]\nname = \"remote\"\nbackend = \"openai\"\ndeadline_ms = 10000\nmax_attempts = 3\n\n[policy.openai]\nbase_url = \"{url}\"\nmodel = \"fake\"\napi_key_env = \"ALPHA3_TEST_REMOTE_KEY\"\ntimeout_ms = 2000\nmax_retries = 0\nmax_completion_tokens = 64\ntemperature = 0.0\n"
+        ),
+    )
+    .unwrap();
+    let suite = dir.path().join("suite.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            "[bench]\nname = \"secrets\"\nscenarios = [\"{root}/configs/scenarios/sc-0000.json\"]\nseeds = [1]\npolicies = [\"{}\"]\nconcurrency = 1\nmin_turns = 12\nmax_turns = 12\nmax_tokens = 100000\nmax_tool_actions = 25\nbase_config = \"{root}/configs/alpha3.toml\"\n",
+            policy.display(),
+            root = root.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_alpha3"))
+        .args(["bench", "--quiet", "--suite"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .env("ALPHA3_TEST_REMOTE_KEY", KEY)
+        .env("RUST_LOG", "trace")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let n = requests.load(Ordering::SeqCst);
+    let record: String = std::fs::read_dir(out.join("records"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let ending = record.lines().find(|l| l.contains("\"termination\""));
+    eprintln!(
+        "bench exit {:?}, {n} requests, {} record bytes, {ending:?}",
+        o.status.code(),
+        record.len()
+    );
+    assert!(
+        n >= 5,
+        "the whole script was served: {n} requests\n{record}"
+    );
+    assert_eq!(
+        with_key.load(Ordering::SeqCst),
+        n,
+        "every request carried the key"
+    );
+    let (files, holding) = files_holding_the_key(&out);
+    assert!(
+        files >= 2,
+        "bench wrote its outputs: {files} files\n{stderr}"
+    );
+    assert!(
+        holding.is_empty(),
+        "the API key, decoded, is in {} of {files} files: {holding:?}",
+        holding.len()
+    );
+    for (what, text) in [("stdout", &stdout), ("stderr (logs at TRACE)", &stderr)] {
+        assert!(!holds_key(text), "the API key, decoded, is in {what}");
+    }
+    assert!(
+        record.contains("<redacted>"),
+        "the echoed forms were redacted"
+    );
 }

@@ -180,7 +180,7 @@ impl Builder {
                 self.ev.terminated_by_violation = reason.contains("violation");
                 self.ev.mission_complete = *success && !self.ev.terminated_by_violation;
             }
-            Event::Watchdog { .. } | Event::Score { .. } => {}
+            Event::Watchdog { .. } | Event::Score { .. } | Event::OperatorUnheard { .. } => {}
         }
     }
 

@@ -11,7 +11,9 @@ pub mod config;
 pub mod document;
 pub mod episode;
 pub mod mavlink_session;
+pub mod operator_line;
 pub mod record;
+pub mod scenario_rules;
 pub mod translate;
 pub mod turn_parser;
 
@@ -27,4 +29,6 @@ pub const TARGETS: &[Target] = &[
     ("record", record::run),
     ("episode", episode::run),
     ("document", document::run),
+    ("operator_line", operator_line::run),
+    ("scenario_rules", scenario_rules::run),
 ];

@@ -10,7 +10,7 @@
 //! twin's; in `fly` it is the telemetry, and the operator is a person.
 
 use super::side::VehicleSide;
-use crate::operator_channel::OperatorChannel;
+use crate::operator_channel::{OperatorChannel, Unheard};
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::ApprovedCommand;
@@ -120,6 +120,15 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
 
     pub fn link_mut(&mut self) -> &mut L {
         &mut self.link
+    }
+
+    /// Closes the operator channel, if there is one: the lines the agent never heard, for the
+    /// record.
+    pub async fn close_operator(&mut self) -> Unheard {
+        match &mut self.operator {
+            OperatorSource::Channel { channel, .. } => channel.close().await,
+            OperatorSource::World => Unheard::default(),
+        }
     }
 
     pub fn into_parts(self) -> (L, World) {

@@ -148,6 +148,12 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         Some(Ok(s)) => Some(s),
         None => None,
     };
+    // Nothing at the socket's path but a stale socket is ours to replace: refuse before
+    // anything is opened.
+    if let Some(Err(e)) = socket.as_ref().map(OperatorSocket::preflight) {
+        eprintln!("alpha3 fly: --operator-socket {e}");
+        return Ok(exit::code(exit::INVALID));
+    }
     let base_dir = args.config.parent().unwrap_or(Path::new("."));
     let mut conn = match Connection::from_config(&config, Some(&connect)) {
         Ok(c) => c,
@@ -314,6 +320,10 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         &mut recorder,
     )
     .await?;
+    if let Some(unheard) = side.close_operator().await.event() {
+        recorder.append(side.now_ms(), unheard)?;
+        recorder.flush()?;
+    }
     let (link, _) = side.into_parts();
     let status = link.status();
     let refused = link.refusal();

@@ -9,7 +9,8 @@
 //! Backends, one per file:
 //! - [`llama`]: a local GGUF model through llama.cpp, decoding constrained by the turn schema
 //!   (llguidance), with the KV cache kept across the turns of an episode;
-//! - [`openai`]: any OpenAI-compatible chat-completions endpoint;
+//! - [`openai`]: any OpenAI-compatible chat-completions endpoint (its API key kept out of
+//!   everything the server sends back by [`redact`], in any encoding that decodes to it);
 //! - [`replay`]: the agent turns of a published α3-Bench episode, in order;
 //! - [`canned`]: fixed completions, for tests of the repair path;
 //! - `scripted`, the deterministic reference agent, needs the world (`sim-bridge`): it will
@@ -30,6 +31,7 @@ mod llama_kv;
 mod llama_worker;
 mod llm;
 pub mod openai;
+pub mod redact;
 pub mod replay;
 pub mod scripted;
 pub mod synthetic;

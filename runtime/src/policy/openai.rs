@@ -5,10 +5,12 @@
 //! refuses tools gets plain messages and our parser finds the JSON. The choice is remembered.
 //! Transient failures (timeouts, 429, 5xx, dropped connections) are retried a bounded number of
 //! times with exponential backoff, never past the decision's deadline. The API key is read from
-//! the environment variable the config names and is never logged, printed or recorded.
+//! the environment variable the config names and is never logged, printed or recorded, in any
+//! form that decodes to it ([`super::redact`]).
 
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
 use super::grammar::constrained_turn_schema;
+use super::redact::redact;
 use alpha3_core::config::OpenAiConfig;
 use alpha3_core::protocol::{ChatMessage, Role, ToolSpec};
 use serde_json::{Value, json};
@@ -19,6 +21,9 @@ use tokio::time::Instant;
 const TURN_FUNCTION: &str = "agent_turn";
 const BACKOFF_START: Duration = Duration::from_millis(250);
 const BACKOFF_MAX: Duration = Duration::from_secs(4);
+/// The largest response read: a chat completion is a few kilobytes, and redaction looks
+/// through every layer of escaping of what it reads.
+const MAX_BODY_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Why the remote backend could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -177,10 +182,12 @@ impl OpenAiGenerator {
         };
         let status = resp.status().as_u16();
         // A server may echo the Authorization header in an error body, or a model the key in
-        // its answer: nothing it sends reaches an error, a log or a record unredacted.
-        let text = match resp.body_mut().read_to_string() {
+        // its answer — plain or escaped: nothing it sends reaches an error, a log, a prompt or
+        // a record in any form that decodes to the key (`redact`).
+        let body = resp.body_mut().with_config().limit(MAX_BODY_BYTES);
+        let text = match body.read_to_string() {
             Ok(t) => match &key {
-                Some(k) => t.replace(k.0.as_str(), "<redacted>"),
+                Some(k) => redact(&t, &k.0).into_owned(),
                 None => t,
             },
             Err(e) => return Reply::Retry(format!("reading the response failed: {e}")),
