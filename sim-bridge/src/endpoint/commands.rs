@@ -169,25 +169,21 @@ impl Px4Vehicle {
     }
 
     fn set_mode(&mut self, mode: Px4Mode) -> MavResult {
-        if matches!(
+        // Manual-control modes need RC, which SITL has not got.
+        let manual = matches!(
             mode.main,
             MAIN_MANUAL | MAIN_ACRO | MAIN_STABILIZED | MAIN_ALTCTL | MAIN_POSCTL
-        ) {
-            // Manual-control modes need RC, which SITL has not got.
-            self.say(
-                MavSeverity::MAV_SEVERITY_CRITICAL,
-                format!(
-                    "Switching to {} is currently not possible: no manual control",
-                    mode.name()
-                ),
-            );
-            return MavResult::MAV_RESULT_DENIED;
-        }
-        let r = self.enter(mode);
-        if r.is_ok() {
+        );
+        if !manual && self.enter(mode).is_ok() {
             self.chose(mode);
+            return MavResult::MAV_RESULT_ACCEPTED;
         }
-        self.result(r, &format!("Switching to {} denied", mode.name()))
+        // PX4's commander: not now, rather than no.
+        self.say(
+            MavSeverity::MAV_SEVERITY_CRITICAL,
+            format!("Switching to {} is currently not available", mode.name()),
+        );
+        MavResult::MAV_RESULT_TEMPORARILY_REJECTED
     }
 
     /// The user chose `mode`: a failsafe still waiting to act is dropped, and the mode is the

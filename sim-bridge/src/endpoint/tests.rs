@@ -86,8 +86,10 @@ impl Peer {
         }));
         let from = self.inbox.len();
         self.run_ms(5);
+        // The last: PX4 ACKs a DO_SET_MODE twice (receipt, then result).
         self.inbox[from..]
             .iter()
+            .rev()
             .find_map(|(_, m)| match m {
                 MavMessage::COMMAND_ACK(a) if a.command == command => Some(a.result),
                 _ => None,
@@ -392,14 +394,39 @@ fn a_reposition_outside_the_fence_is_acknowledged_and_ignored() {
 fn offboard_needs_a_setpoint_stream_and_its_loss_means_hold() {
     let mut p = Peer::new(Impairment::None);
     p.run_ms(2000);
+    p.gcs_heartbeat();
     p.arm_when_ready();
     p.take_off(5.0);
     p.run_ms(10_000);
     let set_mode = [1.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    let from = p.inbox.len();
     assert_eq!(
         p.command(MavCmd::MAV_CMD_DO_SET_MODE, set_mode),
-        MavResult::MAV_RESULT_DENIED,
+        MavResult::MAV_RESULT_TEMPORARILY_REJECTED,
         "no setpoints yet"
+    );
+    let acks: Vec<MavResult> = p.inbox[from..]
+        .iter()
+        .filter_map(|(_, m)| match m {
+            MavMessage::COMMAND_ACK(a) => Some(a.result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        acks,
+        [
+            MavResult::MAV_RESULT_ACCEPTED,
+            MavResult::MAV_RESULT_TEMPORARILY_REJECTED
+        ],
+        "receipt, then the commander's answer"
+    );
+    assert!(
+        p.severities_since(from).contains(&(
+            mav::MavSeverity::MAV_SEVERITY_CRITICAL,
+            "Switching to Offboard is currently not available".into()
+        )),
+        "{:?}",
+        p.severities_since(from)
     );
     let home = p.station.machine().vehicle().home.unwrap();
     let target = home.to_ned();
