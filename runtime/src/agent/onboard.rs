@@ -131,7 +131,7 @@ impl Connection {
 
     /// Opens the link and waits for the autopilot. A local port still held for a moment (the
     /// previous episode's socket, another program just leaving it) is tried again for up to
-    /// [`PORT_BUSY_WAIT`] before the error is given.
+    /// 10 s before the error is given.
     pub async fn connect(&self) -> Result<HilLink, HilError> {
         let started = tokio::time::Instant::now();
         loop {

@@ -208,7 +208,7 @@ impl Px4Process {
             .is_some_and(|c| matches!(c.try_wait(), Ok(None)))
     }
 
-    /// SIGTERM, up to [`STOP_GRACE`] to exit, then SIGKILL.
+    /// SIGTERM, up to 5 s to exit, then SIGKILL.
     pub async fn stop(mut self) {
         let Some(mut child) = self.child.take() else {
             return;

@@ -1,8 +1,8 @@
 //! The vehicle's answer to COMMAND_LONG / COMMAND_INT, with PX4's quirks (`PX4-FACTS.md`):
 //! arming denied until the autopilot is ready, take-off altitude AMSL in param7,
 //! DO_REPOSITION with z AMSL whatever the frame (and ACKed, yet ignored, outside the fence),
-//! OFFBOARD only with a live setpoint stream, an injected battery failure (Hold 5 s, then
-//! Land), and the setpoint messages themselves.
+//! OFFBOARD only with a live setpoint stream, an injected battery failure (and its clearing),
+//! the texts PX4's commander says on Return and Land, and the setpoint messages themselves.
 
 use super::codec::mav::{self, MavCmd, MavFrame, MavResult, MavSeverity};
 use super::modes::{MAIN_ACRO, MAIN_ALTCTL, MAIN_MANUAL, MAIN_POSCTL, MAIN_STABILIZED, Px4Mode};
@@ -85,6 +85,9 @@ impl Px4Vehicle {
                     return MAV_RESULT_DENIED;
                 }
                 let r = self.take_off(above);
+                if r.is_ok() {
+                    self.chose(Px4Mode::TAKEOFF);
+                }
                 self.result(r, "Takeoff denied")
             }
             MavCmd::MAV_CMD_DO_REPOSITION => self.reposition(c),
@@ -97,8 +100,25 @@ impl Px4Vehicle {
                     None => MAV_RESULT_DENIED,
                 }
             }
-            MavCmd::MAV_CMD_NAV_LAND => self.set_mode(Px4Mode::LAND),
-            MavCmd::MAV_CMD_NAV_RETURN_TO_LAUNCH => self.set_mode(Px4Mode::RTL),
+            MavCmd::MAV_CMD_NAV_LAND => {
+                let r = self.set_mode(Px4Mode::LAND);
+                if r == MavResult::MAV_RESULT_ACCEPTED {
+                    self.say(
+                        MavSeverity::MAV_SEVERITY_INFO,
+                        "Landing at current position",
+                    );
+                }
+                r
+            }
+            MavCmd::MAV_CMD_NAV_RETURN_TO_LAUNCH => {
+                // Said by the commander before the return itself speaks.
+                let mark = self.texts_said();
+                let r = self.set_mode(Px4Mode::RTL);
+                if r == MavResult::MAV_RESULT_ACCEPTED {
+                    self.say_at(mark, MavSeverity::MAV_SEVERITY_INFO, "Returning to launch");
+                }
+                r
+            }
             MavCmd::MAV_CMD_NAV_LOITER_UNLIM => self.set_mode(Px4Mode::HOLD),
             MavCmd::MAV_CMD_DO_CHANGE_SPEED => {
                 if p[1] > 0.0 && p[1].is_finite() {
@@ -111,6 +131,11 @@ impl Px4Vehicle {
             // FAILURE_UNIT_SYSTEM_BATTERY (100), FAILURE_TYPE_OFF (1).
             MavCmd::MAV_CMD_INJECT_FAILURE if p[0] == 100.0 && p[1] == 1.0 => {
                 self.inject_battery_failure();
+                MAV_RESULT_ACCEPTED
+            }
+            // FAILURE_TYPE_OK: the battery is back.
+            MavCmd::MAV_CMD_INJECT_FAILURE if p[0] == 100.0 && p[1] == 0.0 => {
+                self.clear_battery_failure();
                 MAV_RESULT_ACCEPTED
             }
             _ => MAV_RESULT_UNSUPPORTED,
@@ -136,29 +161,38 @@ impl Px4Vehicle {
                 MavSeverity::MAV_SEVERITY_CRITICAL,
                 "Arming denied: Resolve system health failures first",
             );
-            return MavResult::MAV_RESULT_DENIED;
+            // Not yet, rather than no: PX4's answer while its checks are still failing.
+            return MavResult::MAV_RESULT_TEMPORARILY_REJECTED;
         }
         let r = self.arm();
         self.result(r, "Arming denied")
     }
 
     fn set_mode(&mut self, mode: Px4Mode) -> MavResult {
-        if matches!(
+        // Manual-control modes need RC, which SITL has not got.
+        let manual = matches!(
             mode.main,
             MAIN_MANUAL | MAIN_ACRO | MAIN_STABILIZED | MAIN_ALTCTL | MAIN_POSCTL
-        ) {
-            // Manual-control modes need RC, which SITL has not got.
-            self.say(
-                MavSeverity::MAV_SEVERITY_CRITICAL,
-                format!(
-                    "Switching to {} is currently not possible: no manual control",
-                    mode.name()
-                ),
-            );
-            return MavResult::MAV_RESULT_DENIED;
+        );
+        if !manual && self.enter(mode).is_ok() {
+            self.chose(mode);
+            return MavResult::MAV_RESULT_ACCEPTED;
         }
-        let r = self.enter(mode);
-        self.result(r, &format!("Switching to {} denied", mode.name()))
+        // PX4's commander: not now, rather than no.
+        self.say(
+            MavSeverity::MAV_SEVERITY_CRITICAL,
+            format!("Switching to {} is currently not available", mode.name()),
+        );
+        MavResult::MAV_RESULT_TEMPORARILY_REJECTED
+    }
+
+    /// The user chose `mode`: a failsafe still waiting to act is dropped, and the mode is the
+    /// one PX4 returns to when it disarms, unless it forbids arming (Return, Land).
+    fn chose(&mut self, mode: Px4Mode) {
+        self.cancel_delayed_failsafe();
+        if mode != Px4Mode::RTL && mode != Px4Mode::LAND {
+            self.mode_after_disarm = mode;
+        }
     }
 
     /// DO_REPOSITION: z is AMSL whatever the frame; outside the fence it is ACKed and ignored.
@@ -215,6 +249,7 @@ impl Px4Vehicle {
         }
         self.mode = Px4Mode::HOLD;
         self.rtl = None;
+        self.chose(Px4Mode::HOLD);
         MavResult::MAV_RESULT_ACCEPTED
     }
 

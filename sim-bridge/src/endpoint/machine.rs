@@ -165,8 +165,7 @@ impl Px4Machine {
             }
             _ => self.vehicle.command(c),
         };
-        self.reply(
-            link,
+        let ack = |result| {
             MavMessage::COMMAND_ACK(mav::COMMAND_ACK_DATA {
                 command: c.command,
                 result,
@@ -174,8 +173,14 @@ impl Px4Machine {
                 result_param2: 0,
                 target_system: u8::try_from(header.system_id).unwrap_or(0),
                 target_component: header.component_id,
-            }),
-        );
+            })
+        };
+        if c.command == MavCmd::MAV_CMD_DO_SET_MODE {
+            // PX4's MAVLink receiver ACKs a DO_SET_MODE as ACCEPTED when it passes it on, and
+            // the commander then answers with the result: two ACKs, the first no proof.
+            self.reply(link, ack(MavResult::MAV_RESULT_ACCEPTED));
+        }
+        self.reply(link, ack(result));
         if let Some(m) = extra {
             self.reply(link, m);
         }

@@ -17,10 +17,13 @@
 //!   ACKed-but-ignored outside GF_MAX_HOR_DIST, OFFBOARD only with a live setpoint stream and
 //!   COM_OBL_RC_ACT when it stops for COM_OF_LOSS_T, hold/land/return (climb to
 //!   RTL_RETURN_ALT, fly home, land), geofence action after a breach, home moved at every
-//!   arming, auto-disarm 2 s after landing and 10 s after an idle arming, NAV_DLL_ACT after
-//!   COM_DL_LOSS_T without a ground-station heartbeat (once one was heard), an injected battery
-//!   failure (Hold 5 s, then Land), STATUSTEXT (chunked when long) only to links that sent a
-//!   ground-station heartbeat;
+//!   arming, auto-disarm 2 s after landing and 10 s after an idle arming (and back to Hold
+//!   from Return or Land), NAV_DLL_ACT after COM_DL_LOSS_T without a ground-station heartbeat
+//!   (once one was heard), an injected battery failure (low, critical, emergency as
+//!   COM_LOW_BAT_ACT says), a Return or Land failsafe held for COM_FAIL_ACT_T first,
+//!   STATUSTEXT (PX4's texts and severities, chunked when long) only to links that sent a
+//!   ground-station heartbeat — checked against a real PX4 by `runtime/tests/px4_conformance.rs`
+//!   (`docs/PX4-CONFORMANCE.md`);
 //! - optional link impairment per link — a fixed delay/jitter/loss/bandwidth, or the world's
 //!   own network model (`World::link_sample`) — applied to every frame both ways.
 //!
@@ -55,6 +58,7 @@
 mod codec;
 mod commands;
 mod error;
+mod failsafe;
 mod impairment;
 mod machine;
 mod modes;

@@ -29,15 +29,17 @@ impl Value {
     }
 }
 
-/// PX4 defaults (upstream main, 2025) for what the endpoint implements. `MAV_SYS_ID` is set
-/// per instance. `SIM_BAT_*` and `SYS_HITL` are there because PX4's SITL has them: they are
-/// how a companion tells a SITL from a flight build (`alpha3_hil::simulator`), and this
-/// endpoint is a simulator.
+/// PX4 SITL's defaults (upstream main, 2025: the parameter defaults with what SITL's rcS sets
+/// on top, e.g. COM_LOW_BAT_ACT 3) for what the endpoint implements. `MAV_SYS_ID` is set per
+/// instance. `SIM_BAT_*` and `SYS_HITL` are there because PX4's SITL has them: they are how a
+/// companion tells a SITL from a flight build (`alpha3_hil::simulator`), and this endpoint is a
+/// simulator.
 const DEFAULTS: &[(&str, Value)] = &[
     ("COM_DISARM_LAND", Value::Real(2.0)),
     ("COM_DISARM_PRFLT", Value::Real(10.0)),
     ("COM_DL_LOSS_T", Value::Real(10.0)),
-    ("COM_LOW_BAT_ACT", Value::Int(0)),
+    ("COM_FAIL_ACT_T", Value::Real(5.0)),
+    ("COM_LOW_BAT_ACT", Value::Int(3)),
     ("COM_OBL_RC_ACT", Value::Int(0)),
     ("COM_OF_LOSS_T", Value::Real(1.0)),
     ("GF_ACTION", Value::Int(2)),

@@ -86,8 +86,10 @@ impl Peer {
         }));
         let from = self.inbox.len();
         self.run_ms(5);
+        // The last: PX4 ACKs a DO_SET_MODE twice (receipt, then result).
         self.inbox[from..]
             .iter()
+            .rev()
             .find_map(|(_, m)| match m {
                 MavMessage::COMMAND_ACK(a) if a.command == command => Some(a.result),
                 _ => None,
@@ -125,6 +127,57 @@ impl Peer {
                 _ => None,
             })
             .collect()
+    }
+
+    /// (severity, text) of every STATUSTEXT since inbox entry `from`, chunks joined.
+    fn severities_since(&self, from: usize) -> Vec<(mav::MavSeverity, String)> {
+        let mut out: Vec<(mav::MavSeverity, String)> = Vec::new();
+        for (_, m) in &self.inbox[from..] {
+            if let MavMessage::STATUSTEXT(t) = m {
+                let bytes: Vec<u8> = t.text.iter().copied().take_while(|b| *b != 0).collect();
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                match out.last_mut() {
+                    Some(last) if t.id != 0 && t.chunk_seq > 0 => last.1.push_str(&text),
+                    _ => out.push((t.severity, text)),
+                }
+            }
+        }
+        out
+    }
+
+    fn set_param(&mut self, name: &str, param_type: mav::MavParamType, value: f32) {
+        self.send(MavMessage::PARAM_SET(mav::PARAM_SET_DATA {
+            param_value: value,
+            target_system: 1,
+            target_component: 1,
+            param_id: name.into(),
+            param_type,
+        }));
+        self.run_ms(5);
+    }
+
+    /// DO_REPOSITION (COMMAND_INT) `north_m` north of `from`, at `amsl_m`.
+    fn reposition_north(
+        &mut self,
+        from: &mav::GLOBAL_POSITION_INT_DATA,
+        north_m: f64,
+        amsl_m: f32,
+    ) {
+        let lat = from.lat + (north_m / 111_195.0 * 1e7) as i32;
+        self.send(MavMessage::COMMAND_INT(mav::COMMAND_INT_DATA {
+            param1: -1.0,
+            param2: 1.0,
+            param4: f32::NAN,
+            x: lat,
+            y: from.lon,
+            // AMSL, whatever the frame says.
+            z: amsl_m,
+            command: MavCmd::MAV_CMD_DO_REPOSITION,
+            target_system: 1,
+            target_component: 1,
+            frame: mav::MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT,
+            ..Default::default()
+        }));
     }
 
     fn gcs_heartbeat(&mut self) {
@@ -209,14 +262,15 @@ fn boots_silent_then_speaks_px4_at_px4_rates() {
 fn arming_is_denied_until_ready_and_said_only_to_ground_stations() {
     let mut p = Peer::new(Impairment::None);
     p.run_ms(2000);
+    // Not yet, rather than no (PX4's answer while its checks still fail).
     let r = p.command(MavCmd::MAV_CMD_COMPONENT_ARM_DISARM, arm(1.0));
-    assert_eq!(r, MavResult::MAV_RESULT_DENIED);
+    assert_eq!(r, MavResult::MAV_RESULT_TEMPORARILY_REJECTED);
     assert!(p.texts().is_empty(), "no GCS heartbeat yet: no STATUSTEXT");
     p.gcs_heartbeat();
     p.run_ms(10);
     assert_eq!(
         p.command(MavCmd::MAV_CMD_COMPONENT_ARM_DISARM, arm(1.0)),
-        MavResult::MAV_RESULT_DENIED
+        MavResult::MAV_RESULT_TEMPORARILY_REJECTED
     );
     assert!(
         p.texts()
@@ -303,36 +357,17 @@ fn a_reposition_outside_the_fence_is_acknowledged_and_ignored() {
         "deaf while booting"
     );
     p.gcs_heartbeat();
-    p.send(MavMessage::PARAM_SET(mav::PARAM_SET_DATA {
-        param_value: 25.0,
-        target_system: 1,
-        target_component: 1,
-        param_id: "GF_MAX_HOR_DIST".into(),
-        param_type: mav::MavParamType::MAV_PARAM_TYPE_REAL32,
-    }));
+    p.set_param(
+        "GF_MAX_HOR_DIST",
+        mav::MavParamType::MAV_PARAM_TYPE_REAL32,
+        25.0,
+    );
     p.arm_when_ready();
     p.take_off(6.0);
     p.run_ms(10_000);
     let before = p.last_global();
-    let reposition = |p: &mut Peer, north_m: f64| {
-        let lat = before.lat + (north_m / 111_195.0 * 1e7) as i32;
-        p.send(MavMessage::COMMAND_INT(mav::COMMAND_INT_DATA {
-            param1: -1.0,
-            param2: 1.0,
-            param4: f32::NAN,
-            x: lat,
-            y: before.lon,
-            // AMSL, although the frame says relative.
-            z: 494.0,
-            command: MavCmd::MAV_CMD_DO_REPOSITION,
-            target_system: 1,
-            target_component: 1,
-            frame: mav::MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT,
-            ..Default::default()
-        }));
-    };
     let from = p.inbox.len();
-    reposition(&mut p, 100.0);
+    p.reposition_north(&before, 100.0, 494.0);
     p.run_ms(5000);
     let acked = p.inbox[from..].iter().any(|(_, m)| {
         matches!(m, MavMessage::COMMAND_ACK(a) if a.result == MavResult::MAV_RESULT_ACCEPTED)
@@ -347,7 +382,7 @@ fn a_reposition_outside_the_fence_is_acknowledged_and_ignored() {
         (p.last_global().lat - before.lat).abs() < 20,
         "did not move"
     );
-    reposition(&mut p, 15.0);
+    p.reposition_north(&before, 15.0, 494.0);
     p.run_ms(10_000);
     let after = p.last_global();
     let moved_m = f64::from(after.lat - before.lat) / 1e7 * 111_195.0;
@@ -359,14 +394,39 @@ fn a_reposition_outside_the_fence_is_acknowledged_and_ignored() {
 fn offboard_needs_a_setpoint_stream_and_its_loss_means_hold() {
     let mut p = Peer::new(Impairment::None);
     p.run_ms(2000);
+    p.gcs_heartbeat();
     p.arm_when_ready();
     p.take_off(5.0);
     p.run_ms(10_000);
     let set_mode = [1.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    let from = p.inbox.len();
     assert_eq!(
         p.command(MavCmd::MAV_CMD_DO_SET_MODE, set_mode),
-        MavResult::MAV_RESULT_DENIED,
+        MavResult::MAV_RESULT_TEMPORARILY_REJECTED,
         "no setpoints yet"
+    );
+    let acks: Vec<MavResult> = p.inbox[from..]
+        .iter()
+        .filter_map(|(_, m)| match m {
+            MavMessage::COMMAND_ACK(a) => Some(a.result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        acks,
+        [
+            MavResult::MAV_RESULT_ACCEPTED,
+            MavResult::MAV_RESULT_TEMPORARILY_REJECTED
+        ],
+        "receipt, then the commander's answer"
+    );
+    assert!(
+        p.severities_since(from).contains(&(
+            mav::MavSeverity::MAV_SEVERITY_CRITICAL,
+            "Switching to Offboard is currently not available".into()
+        )),
+        "{:?}",
+        p.severities_since(from)
     );
     let home = p.station.machine().vehicle().home.unwrap();
     let target = home.to_ned();
@@ -492,13 +552,8 @@ fn ground_station_loss_triggers_nav_dll_act_and_a_battery_failure_lands() {
     let mut p = Peer::new(Impairment::None);
     p.run_ms(2000);
     p.gcs_heartbeat();
-    p.send(MavMessage::PARAM_SET(mav::PARAM_SET_DATA {
-        param_value: f32::from_bits(1),
-        target_system: 1,
-        target_component: 1,
-        param_id: "NAV_DLL_ACT".into(),
-        param_type: mav::MavParamType::MAV_PARAM_TYPE_INT32,
-    }));
+    let hold = f32::from_bits(1);
+    p.set_param("NAV_DLL_ACT", mav::MavParamType::MAV_PARAM_TYPE_INT32, hold);
     p.arm_when_ready();
     p.take_off(5.0);
     for _ in 0..8 {
@@ -522,12 +577,109 @@ fn ground_station_loss_triggers_nav_dll_act_and_a_battery_failure_lands() {
     assert!(p.texts().iter().any(|t| t.contains("ground station lost")));
     p.gcs_heartbeat();
     let inject = [100.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    let from = p.inbox.len();
     assert_eq!(
         p.command(MavCmd::MAV_CMD_INJECT_FAILURE, inject),
         MavResult::MAV_RESULT_ACCEPTED
     );
-    p.run_ms(4000);
+    // As PX4 SITL: low at 1.5 s, critical at 2.5 s (COM_LOW_BAT_ACT 3: return, after
+    // COM_FAIL_ACT_T in Hold), emergency at 3 s (land instead), so Land at 7.5 s.
+    p.run_ms(7000);
     assert_eq!(mode_of(&p.last_heartbeat()), Px4Mode::HOLD);
-    p.run_ms(2100);
+    p.run_ms(1600);
     assert_eq!(mode_of(&p.last_heartbeat()), Px4Mode::LAND);
+    // The charge reported is PX4's estimate of a battery forced empty.
+    let remaining = p.inbox.iter().rev().find_map(|(_, m)| match m {
+        MavMessage::SYS_STATUS(s) => Some(s.battery_remaining),
+        _ => None,
+    });
+    assert_eq!(remaining, Some(1));
+    let said = p.severities_since(from);
+    use mav::MavSeverity::*;
+    for (severity, text) in [
+        (MAV_SEVERITY_CRITICAL, "Low battery"),
+        (
+            MAV_SEVERITY_CRITICAL,
+            "Failsafe activated: entering Hold for 5 seconds",
+        ),
+        (MAV_SEVERITY_EMERGENCY, "Emergency battery level"),
+        (MAV_SEVERITY_CRITICAL, "Failsafe activated"),
+    ] {
+        assert!(
+            said.contains(&(severity, text.to_string())),
+            "{text}: {said:?}"
+        );
+    }
+}
+
+#[test]
+fn a_fence_breach_holds_for_com_fail_act_t_then_returns_and_disarming_goes_back_to_hold() {
+    let mut p = Peer::new(Impairment::None);
+    p.run_ms(2000);
+    p.gcs_heartbeat();
+    p.set_param(
+        "RTL_RETURN_ALT",
+        mav::MavParamType::MAV_PARAM_TYPE_REAL32,
+        8.0,
+    );
+    p.arm_when_ready();
+    p.take_off(6.0);
+    p.run_ms(8000);
+    let start = p.last_global();
+    p.reposition_north(&start, 30.0, 494.0);
+    p.run_ms(12_000);
+    assert_eq!(mode_of(&p.last_heartbeat()), Px4Mode::HOLD);
+    // GF_ACTION 3 (return; INT32, byte-wise), and a fence the vehicle is now outside.
+    let action = f32::from_bits(3);
+    p.set_param("GF_ACTION", mav::MavParamType::MAV_PARAM_TYPE_INT32, action);
+    let from = p.inbox.len();
+    p.set_param(
+        "GF_MAX_HOR_DIST",
+        mav::MavParamType::MAV_PARAM_TYPE_REAL32,
+        20.0,
+    );
+    p.run_ms(4500);
+    assert_eq!(mode_of(&p.last_heartbeat()), Px4Mode::HOLD, "holds first");
+    p.run_ms(1500);
+    assert_eq!(mode_of(&p.last_heartbeat()), Px4Mode::RTL);
+    let landed = loop {
+        p.run_ms(500);
+        if !p.station.machine().vehicle().is_armed() {
+            break p.now_us;
+        }
+        assert!(p.now_us < 120_000_000, "never landed");
+    };
+    p.run_ms(1100);
+    assert!(landed > 0);
+    assert_eq!(
+        mode_of(&p.last_heartbeat()),
+        Px4Mode::HOLD,
+        "PX4 leaves Return for the last mode the user chose when it disarms"
+    );
+    let said = p.severities_since(from);
+    use mav::MavSeverity::*;
+    for (severity, text) in [
+        (
+            MAV_SEVERITY_CRITICAL,
+            "Geofence: exceeding maximum distance to Home",
+        ),
+        (
+            MAV_SEVERITY_CRITICAL,
+            "Failsafe activated: entering Hold for 5 seconds",
+        ),
+        (MAV_SEVERITY_CRITICAL, "Failsafe activated"),
+        (MAV_SEVERITY_INFO, "RTL: land at destination"),
+        (MAV_SEVERITY_INFO, "Landing detected"),
+        (MAV_SEVERITY_INFO, "Disarmed by landing"),
+    ] {
+        assert!(
+            said.contains(&(severity, text.to_string())),
+            "{text}: {said:?}"
+        );
+    }
+    assert_eq!(
+        p.command(MavCmd::MAV_CMD_COMPONENT_ARM_DISARM, arm(1.0)),
+        MavResult::MAV_RESULT_ACCEPTED,
+        "armable again in Hold"
+    );
 }

@@ -7,10 +7,11 @@
 //! it stood at that moment.
 
 use super::codec::mav::MavSeverity;
+use super::failsafe::FailsafeState;
 use super::modes::Px4Mode;
 use super::options::BootTiming;
 use super::params::Params;
-use crate::flight_controller::Mode as FcMode;
+use crate::flight_controller::{LandPhase, Mode as FcMode};
 use crate::world::World;
 use alpha3_core::command::Command;
 use alpha3_core::frames::{Enu, Geo, LocalFrame};
@@ -20,8 +21,6 @@ use alpha3_core::snapshot::{LandedState, VehicleSnapshot};
 const G: f64 = 9.81;
 /// Smoothing of the acceleration estimate, seconds.
 const ACCEL_TAU_S: f64 = 0.1;
-/// PX4 holds this long after an injected battery failure before it lands, µs.
-const BATTERY_HOLD_US: u64 = 5_000_000;
 /// PX4 takes a climb within this of the return altitude as done, metres.
 const RTL_CLIMB_DONE_M: f64 = 1.0;
 
@@ -31,8 +30,10 @@ pub(super) enum RtlPhase {
     Climb {
         altitude_z: f64,
     },
-    /// Flying home at altitude and descending there (the world's land-at-site).
+    /// Flying home at altitude (the world's land-at-site, in transit).
     Home,
+    /// Descending at home.
+    Land,
 }
 
 /// Attitude and acceleration estimated from the world's velocity (the world is a point mass).
@@ -91,6 +92,9 @@ pub struct Px4Vehicle {
     pub(super) frame: LocalFrame,
     pub(super) params: Params,
     pub(super) mode: Px4Mode,
+    /// The mode PX4 returns to when it disarms: the last one the user chose that allows
+    /// arming (not Return or Land; PX4's `_nav_state_after_disarming`).
+    pub(super) mode_after_disarm: Px4Mode,
     /// PX4's armed state (the world disarms at touch-down; PX4 a little later).
     pub(super) armed: bool,
     /// Home, in the world frame; known from `boot.home_ms`, moved at every arming.
@@ -103,12 +107,7 @@ pub struct Px4Vehicle {
     /// Armed on the ground and not yet taken off (COM_DISARM_PRFLT).
     armed_idle_since_us: Option<u64>,
     was_airborne: bool,
-    fence_breached: bool,
-    /// When a ground station's heartbeat last came (data-link loss needs one first).
-    gcs_heartbeat_us: Option<u64>,
-    datalink_lost: bool,
-    /// An injected battery failure: Hold now, Land at this time.
-    battery_land_at_us: Option<u64>,
+    pub(super) fs: FailsafeState,
     /// Home was set or moved since the links last heard (PX4 sends HOME_POSITION on change).
     home_changed: bool,
     texts: Vec<(MavSeverity, String)>,
@@ -125,6 +124,7 @@ impl Px4Vehicle {
             frame: world.frame(),
             params: Params::px4_defaults(system_id),
             mode: Px4Mode::HOLD,
+            mode_after_disarm: Px4Mode::HOLD,
             armed: world.flight_controller().armed,
             home: None,
             rtl: None,
@@ -133,11 +133,8 @@ impl Px4Vehicle {
             disarm_at_us: None,
             armed_idle_since_us: None,
             was_airborne: airborne,
-            fence_breached: false,
+            fs: FailsafeState::default(),
             home_changed: false,
-            gcs_heartbeat_us: None,
-            datalink_lost: false,
-            battery_land_at_us: None,
             texts: Vec::new(),
             kin: Kinematics::default(),
             snap,
@@ -198,6 +195,17 @@ impl Px4Vehicle {
         self.texts.push((severity, text.into()));
     }
 
+    /// How many texts wait to be sent (a mark for [`Self::say_at`]).
+    pub(super) fn texts_said(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Says `text` before whatever was said since `mark`.
+    pub(super) fn say_at(&mut self, mark: usize, severity: MavSeverity, text: impl Into<String>) {
+        let at = mark.min(self.texts.len());
+        self.texts.insert(at, (severity, text.into()));
+    }
+
     fn set_home(&mut self) {
         let p = self.snap.position;
         // A world that starts in the air (a test's shortcut) still has its home on the ground.
@@ -241,6 +249,7 @@ impl Px4Vehicle {
             self.world.advance_to_ms(target_ms);
         }
         self.snap = self.world.snapshot();
+        self.snap.battery.remaining_pct = self.battery_pct_shown(self.snap.battery.remaining_pct);
         self.kin
             .update(self.now_us, self.snap.velocity, self.snap.yaw_deg);
         if self.home.is_none() && self.has_global_position() {
@@ -248,72 +257,8 @@ impl Px4Vehicle {
         }
         self.follow_world();
         self.watch_offboard();
-        self.watch_geofence();
-        self.watch_datalink();
-        self.watch_battery_failure();
+        self.watch_failsafes();
         self.watch_disarm_timers();
-    }
-
-    /// A ground station's heartbeat arrived (on any link).
-    pub fn note_gcs_heartbeat(&mut self) {
-        self.gcs_heartbeat_us = Some(self.now_us);
-        if self.datalink_lost {
-            self.datalink_lost = false;
-            self.say(MavSeverity::MAV_SEVERITY_INFO, "Data link regained");
-        }
-    }
-
-    /// NAV_DLL_ACT after COM_DL_LOSS_T without a ground-station heartbeat — only once one was
-    /// heard, and only while armed (PX4).
-    fn watch_datalink(&mut self) {
-        let Some(last) = self.gcs_heartbeat_us else {
-            return;
-        };
-        let timeout_us = (self.params.number("COM_DL_LOSS_T").max(0.0) * 1e6) as u64;
-        if self.datalink_lost || self.now_us <= last + timeout_us {
-            return;
-        }
-        self.datalink_lost = true;
-        let action = self.params.number("NAV_DLL_ACT") as i64;
-        self.say(
-            MavSeverity::MAV_SEVERITY_CRITICAL,
-            "Connection to ground station lost",
-        );
-        if !self.armed || action == 0 {
-            return;
-        }
-        let mode = match action {
-            1 => Px4Mode::HOLD,
-            2 => Px4Mode::RTL,
-            // Land; terminate and lockdown cannot be simulated: land instead.
-            _ => Px4Mode::LAND,
-        };
-        self.failsafe(mode);
-    }
-
-    /// MAV_CMD_INJECT_FAILURE(battery, off): PX4 holds for 5 s, then lands.
-    pub(super) fn inject_battery_failure(&mut self) {
-        self.say(
-            MavSeverity::MAV_SEVERITY_CRITICAL,
-            "Battery failure: holding, landing in 5 s",
-        );
-        if self.airborne() {
-            self.failsafe(Px4Mode::HOLD);
-            self.battery_land_at_us = Some(self.now_us + BATTERY_HOLD_US);
-        }
-    }
-
-    fn watch_battery_failure(&mut self) {
-        if let Some(t) = self.battery_land_at_us
-            && self.now_us >= t
-        {
-            self.battery_land_at_us = None;
-            self.say(
-                MavSeverity::MAV_SEVERITY_CRITICAL,
-                "Battery failure: landing",
-            );
-            self.failsafe(Px4Mode::LAND);
-        }
     }
 
     /// Mode and armed-state changes that follow from what the world did.
@@ -328,6 +273,9 @@ impl Px4Vehicle {
             self.disarm_at_us = Some(self.now_us + (delay_s * 1e6) as u64);
             self.rtl = None;
         }
+        if !self.was_airborne && airborne {
+            self.say(MavSeverity::MAV_SEVERITY_INFO, "Takeoff detected");
+        }
         if airborne {
             self.armed_idle_since_us = None;
         }
@@ -336,8 +284,9 @@ impl Px4Vehicle {
             self.armed = true;
         }
         if self.mode == Px4Mode::TAKEOFF && matches!(fc_mode, FcMode::GoTo { .. }) {
-            self.say(MavSeverity::MAV_SEVERITY_INFO, "Takeoff complete, holding");
+            // PX4 says nothing here; the mode it holds in is also the one after disarming.
             self.mode = Px4Mode::HOLD;
+            self.mode_after_disarm = Px4Mode::HOLD;
         }
         if let Some(RtlPhase::Climb { altitude_z }) = self.rtl
             && self.snap.position.z >= altitude_z - RTL_CLIMB_DONE_M
@@ -347,6 +296,18 @@ impl Px4Vehicle {
             let _ = self.fly(Command::Land {
                 site: Some([h.x, h.y]),
             });
+        }
+        if self.rtl == Some(RtlPhase::Home)
+            && matches!(
+                fc_mode,
+                FcMode::Land {
+                    phase: LandPhase::Descend,
+                    ..
+                }
+            )
+        {
+            self.rtl = Some(RtlPhase::Land);
+            self.say(MavSeverity::MAV_SEVERITY_INFO, "RTL: land at destination");
         }
     }
 
@@ -393,45 +354,11 @@ impl Px4Vehicle {
         }
     }
 
-    /// A failsafe's mode change; a return without home falls back to landing (as PX4 does).
-    fn failsafe(&mut self, mode: Px4Mode) {
-        if self.enter(mode).is_err() && self.enter(Px4Mode::LAND).is_err() {
-            self.mode = Px4Mode::LAND;
-        }
-    }
-
     /// Whether the offboard signal is alive (a setpoint within COM_OF_LOSS_T).
     pub(super) fn setpoint_fresh(&self) -> bool {
         let loss_us = (self.params.number("COM_OF_LOSS_T").max(0.0) * 1e6) as u64;
         self.setpoint_at_us
             .is_some_and(|t| self.now_us <= t.saturating_add(loss_us))
-    }
-
-    /// PX4 acts after a breach (GF_PREDICT is off): GF_ACTION once per breach.
-    fn watch_geofence(&mut self) {
-        let hor = self.params.number("GF_MAX_HOR_DIST");
-        let ver = self.params.number("GF_MAX_VER_DIST");
-        let (Some(home), true) = (self.home, self.airborne()) else {
-            self.fence_breached = false;
-            return;
-        };
-        let p = self.snap.position;
-        let outside =
-            (hor > 0.0 && p.horizontal_distance(home) > hor) || (ver > 0.0 && p.z - home.z > ver);
-        if outside && !self.fence_breached {
-            self.say(MavSeverity::MAV_SEVERITY_CRITICAL, "Geofence breached");
-            let action = match self.params.number("GF_ACTION") as i64 {
-                2 => Some(Px4Mode::HOLD),
-                3 => Some(Px4Mode::RTL),
-                // Terminate cannot be simulated by the world's controller: land instead.
-                4 | 5 => Some(Px4Mode::LAND),
-                _ => None,
-            };
-            if let Some(mode) = action {
-                self.failsafe(mode);
-            }
-        }
-        self.fence_breached = outside;
     }
 
     fn watch_disarm_timers(&mut self) {
@@ -455,7 +382,7 @@ impl Px4Vehicle {
         }
         if self.armed && !self.world.flight_controller().armed && self.disarm_at_us.is_none() {
             // The world disarmed without a landing delay pending (nothing else does that).
-            self.armed = false;
+            self.disarmed();
         }
     }
 
@@ -463,10 +390,19 @@ impl Px4Vehicle {
         if self.world.flight_controller().armed {
             let _ = self.fly(Command::Disarm);
         }
+        self.disarmed();
+        self.say(MavSeverity::MAV_SEVERITY_INFO, why);
+    }
+
+    /// PX4 on disarming: timers and waiting failsafes dropped, and back to the last mode the
+    /// user chose that allows arming (after a Return or a Land: Hold).
+    fn disarmed(&mut self) {
         self.armed = false;
         self.disarm_at_us = None;
         self.armed_idle_since_us = None;
-        self.say(MavSeverity::MAV_SEVERITY_INFO, why);
+        self.rtl = None;
+        self.cancel_delayed_failsafe();
+        self.mode = self.mode_after_disarm;
     }
 
     pub(super) fn arm(&mut self) -> Result<(), String> {
@@ -512,6 +448,15 @@ impl Px4Vehicle {
                         speed_mps: None,
                     })?;
                     self.rtl = Some(RtlPhase::Climb { altitude_z });
+                    let return_amsl = self.frame.to_geo(Enu::new(p.x, p.y, altitude_z));
+                    self.say(
+                        MavSeverity::MAV_SEVERITY_INFO,
+                        format!(
+                            "RTL: start return at {} m ({} m above destination)",
+                            return_amsl.alt_amsl_m.ceil(),
+                            (altitude_z - home.z).ceil()
+                        ),
+                    );
                 }
             }
             Px4Mode::TAKEOFF => {
