@@ -44,6 +44,25 @@ impl StreamRequests {
         self.home_next_us = Some(now_us);
     }
 
+    /// Also asks for these (message, interval µs) pairs: streams the autopilot sends unasked
+    /// faster than needed.
+    pub fn slow(&mut self, streams: &[(u32, u32)]) {
+        for (message, interval_us) in streams {
+            self.queue.push_back(CommandSpec::long(
+                MavCmd::MAV_CMD_SET_MESSAGE_INTERVAL,
+                [
+                    *message as f32,
+                    *interval_us as f32,
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                ],
+            ));
+        }
+    }
+
     /// Also switches these messages off (interval -1): streams the autopilot sends unasked
     /// that the snapshot does not use. On a sped-up SITL they multiply and crowd the link
     /// until replies (COMMAND_ACKs) are lost with them.

@@ -64,7 +64,7 @@ async fn hil_flies_arm_takeoff_reposition_land_over_a_serial_pty() {
     let m = link.measurement();
     assert_eq!(m.loss_pct, 0.0, "a pty loses nothing: {m:?}");
     assert!(m.rtt_ms.is_some(), "{m:?}");
-    assert!(m.rx_msgs_per_s > 200.0, "{m:?}");
+    assert!(m.rx_msgs_per_s > 40.0, "the streams as asked for: {m:?}");
     eprintln!("measurement: {m:?}");
     let counters = vehicle.status().links[0];
     assert!(

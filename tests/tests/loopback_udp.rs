@@ -110,9 +110,12 @@ async fn hil_flies_arm_takeoff_reposition_land_over_udp() {
 
     let m = link.measurement();
     assert!(m.rtt_ms.is_some(), "{m:?}");
+    // PX4's companion link as hil asks for it: attitude and position at 20 Hz, the other
+    // high-rate streams off (PX4 sends ~300 messages/s unasked; the endpoint honours
+    // SET_MESSAGE_INTERVAL as PX4 does).
     assert!(
-        (200.0..350.0).contains(&m.rx_msgs_per_s),
-        "PX4's companion-link rate: {m:?}"
+        (40.0..100.0).contains(&m.rx_msgs_per_s),
+        "the companion link's rate as asked for: {m:?}"
     );
     assert_eq!(m.loss_pct, 0.0, "{m:?}");
     eprintln!("measurement: {m:?}");

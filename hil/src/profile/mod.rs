@@ -95,6 +95,15 @@ impl Profile {
         }
     }
 
+    /// Streams the autopilot sends unasked faster than the snapshot needs, with the interval
+    /// to ask for instead (µs).
+    pub fn slowed_streams(self) -> &'static [(u32, u32)] {
+        match self {
+            Profile::Px4 => px4::SLOWED,
+            Profile::ArduPilot => &[],
+        }
+    }
+
     /// Streams the autopilot sends unasked that nothing here reads, to switch off.
     pub fn silenced_streams(self) -> &'static [u32] {
         match self {

@@ -41,14 +41,19 @@ pub(super) const FAILSAFES: &[FailsafeParam] = &[
     FailsafeParam::new("RTL_RETURN_ALT", "return altitude, m", OffWhen::Never),
 ];
 
-/// PX4's onboard link already streams position and attitude, faster than the snapshot needs
-/// (~300 messages/s in real time, five times that at `PX4_SIM_SPEED_FACTOR=5`): slow those
-/// down to what the gate and the twin use, and ask for what it may not send.
+/// PX4's onboard link already streams position and attitude (faster than the snapshot needs:
+/// ~300 messages/s in real time, five times that at `PX4_SIM_SPEED_FACTOR=5`; see
+/// [`SLOWED`] and [`SILENCED`]); ask for what it may not send.
 pub(super) const STREAMS: &[(u32, u32)] = &[
     (id::HOME_POSITION, 2_000_000),
     (id::EXTENDED_SYS_STATE, 200_000),
     (id::GPS_RAW_INT, 500_000),
     (id::BATTERY_STATUS, 1_000_000),
+];
+
+/// The onboard link's position and attitude streams, slowed to what the gate and the twin use
+/// (PX4 sends them at 100, 50 and 30 Hz).
+pub(super) const SLOWED: &[(u32, u32)] = &[
     (id::ATTITUDE, 50_000),
     (id::GLOBAL_POSITION_INT, 50_000),
     (id::LOCAL_POSITION_NED, 200_000),

@@ -44,6 +44,10 @@ pub struct SessionConfig {
     /// Express positions (telemetry and commands) relative to this point instead of the
     /// autopilot's home: a mission's origin, so they match its map.
     pub frame_origin: Option<alpha3_core::frames::Geo>,
+    /// Slow the autopilot's unasked high-rate streams to what the snapshot uses and switch off
+    /// the ones nothing reads (PX4's onboard link: ~300 → ~60 messages/s). Off only where the
+    /// traffic itself is wanted (link measurements over many frames).
+    pub tame_streams: bool,
 }
 
 impl Default for SessionConfig {
@@ -76,6 +80,7 @@ impl Default for SessionConfig {
             hold_after_lost_command: true,
             param_writes_allowed: ParamWritePolicy::default(),
             frame_origin: None,
+            tame_streams: true,
         }
     }
 }

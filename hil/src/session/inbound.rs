@@ -137,7 +137,10 @@ impl Session {
                                 component: info.component_id,
                             });
                             self.requests.reset(now_us, profile.stream_requests());
-                            self.requests.silence(profile.silenced_streams());
+                            if self.cfg.tame_streams {
+                                self.requests.slow(profile.slowed_streams());
+                                self.requests.silence(profile.silenced_streams());
+                            }
                             self.events
                                 .push_back(Event::AutopilotFound { info, profile });
                         }
@@ -151,7 +154,10 @@ impl Session {
                     self.stats.forget_sequences();
                     if let Some(p) = self.profile {
                         self.requests.reset(now_us, p.stream_requests());
-                        self.requests.silence(p.silenced_streams());
+                        if self.cfg.tame_streams {
+                            self.requests.slow(p.slowed_streams());
+                            self.requests.silence(p.silenced_streams());
+                        }
                     }
                     self.events.push_back(Event::AutopilotBack);
                 }
