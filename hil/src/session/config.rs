@@ -44,6 +44,9 @@ pub struct SessionConfig {
     /// Express positions (telemetry and commands) relative to this point instead of the
     /// autopilot's home: a mission's origin, so they match its map.
     pub frame_origin: Option<alpha3_core::frames::Geo>,
+    /// The cruise speed the gate plans moves with (the vehicle profile's), told to autopilots
+    /// whose own default differs (ArduPilot's WPNAV_SPEED); `None` leaves theirs.
+    pub cruise_speed_mps: Option<f64>,
 }
 
 impl Default for SessionConfig {
@@ -76,6 +79,7 @@ impl Default for SessionConfig {
             hold_after_lost_command: true,
             param_writes_allowed: ParamWritePolicy::default(),
             frame_origin: None,
+            cruise_speed_mps: None,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Event, Session};
 use crate::command::{AckMatch, Target};
-use crate::dialect::MavMessage;
+use crate::dialect::{MavMessage, Message};
 use crate::heartbeat::Presence;
 use crate::profile::Profile;
 use crate::timesync::Sync;
@@ -113,11 +113,16 @@ impl Session {
             }
             MavMessage::STATUSTEXT(t) => {
                 if let Some(text) = self.texts.on_statustext(now_us / 1000, t) {
+                    self.readiness.note_text(now_us / 1000, &text.text);
                     self.events.push_back(Event::Text(text));
                 }
             }
             MavMessage::HOME_POSITION(_) => self.requests.home_seen(),
             _ => {}
+        }
+        if h.component_id == target.component {
+            self.readiness.fold(&frame.message);
+            self.requests.seen(frame.message.message_id());
         }
         if h.component_id == target.component
             && self

@@ -8,6 +8,7 @@ use crate::heartbeat::AutopilotInfo;
 use crate::measure::LinkMeasurement;
 use crate::param::ParamValue;
 use crate::profile::Profile;
+use crate::readiness::Readiness;
 use crate::session::{Event, PlanReport, Session};
 use crate::telemetry::Seen;
 use crate::tlog::TlogWriter;
@@ -64,6 +65,10 @@ pub struct LinkStatus {
     /// The network address of the autopilot's end (none for a serial port).
     pub peer: Option<std::net::SocketAddr>,
     pub measurement: LinkMeasurement,
+    /// What the autopilot last said about being ready to arm.
+    pub readiness: Readiness,
+    /// Telemetry streams asked for that have not arrived (message ids).
+    pub missing_streams: Vec<u32>,
 }
 
 /// Channels from the task to the handle.
@@ -363,6 +368,8 @@ impl Driver {
         self.status.autopilot_lost = self.session.is_autopilot_lost();
         self.status.peer = self.transport.as_ref().and_then(Transport::peer);
         self.status.measurement = self.session.measure(now);
+        self.status.readiness = self.session.readiness().clone();
+        self.status.missing_streams = self.session.missing_streams();
         self.out.status.send_replace(self.status.clone());
     }
 }

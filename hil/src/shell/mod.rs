@@ -3,8 +3,10 @@
 
 mod driver;
 mod link;
+mod ready;
 mod transport;
 
 pub use driver::LinkStatus;
 pub use link::{ConnectOptions, HilLink};
+pub use ready::{ReadyToFly, ready_to_fly, wait_ready_to_fly};
 pub use transport::{Transport, open};
