@@ -4,7 +4,7 @@
 //! `tlogs/<id>.tlog` per episode, and the leaderboard and report. Episodes run one after the
 //! other (there is one vehicle); a rerun skips episodes already recorded.
 
-use crate::agent::onboard::{Connection, bring_to_start, mission, wait_for_fix};
+use crate::agent::onboard::{Connection, bring_to_start, mission, wait_ready_to_fly};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::bench::resume::{partial_path, record_path};
 use crate::bench::{EpisodeResult, Shard, Suite, outputs, plan, resume};
@@ -46,8 +46,9 @@ pub struct SitlArgs {
     /// Run only shard i of n (`0/4`).
     #[arg(long)]
     pub shard: Option<String>,
-    /// How long to wait for the autopilot's heartbeat, home and position, seconds.
-    #[arg(long, default_value_t = 30)]
+    /// How long to wait for the autopilot's heartbeat, home and position, and then for it to
+    /// be ready to fly (ArduPilot SITL takes ~40 s after boot), seconds.
+    #[arg(long, default_value_t = 120)]
     pub ready_timeout_s: u64,
     /// How long bringing the vehicle to a scenario's start may take, seconds.
     #[arg(long, default_value_t = 120)]
@@ -152,7 +153,7 @@ async fn fly_one(
     conn.ready_timeout_ms = args.ready_timeout_s * 1000;
     conn.tlog = Some(args.out.join("tlogs").join(format!("{}.tlog", ep.id)));
     let mut link = conn.connect().await?;
-    wait_for_fix(&link, Duration::from_secs(args.ready_timeout_s)).await?;
+    wait_ready_to_fly(&link, Duration::from_secs(args.ready_timeout_s)).await?;
     let steps = bring_to_start(
         &mut link,
         &m.world,
