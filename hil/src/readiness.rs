@@ -149,18 +149,21 @@ impl Readiness {
         }
     }
 
-    /// Estimator solution parts that are missing (all of them before the first report).
-    fn ekf_missing(&self) -> Vec<&'static str> {
+    /// Estimator solution parts that are missing (all of them before the first report), and
+    /// whether it is stuck in constant-position mode (no GPS fusion yet).
+    fn ekf_missing(&self) -> (Vec<&'static str>, bool) {
         let flags = self.ekf.unwrap_or(EkfStatusFlags::empty());
-        let mut missing: Vec<&'static str> = EKF_NEEDED
+        let missing = EKF_NEEDED
             .iter()
             .filter(|(bit, _)| !flags.contains(*bit))
             .map(|(_, name)| *name)
             .collect();
-        if flags.contains(EkfStatusFlags::EKF_CONST_POS_MODE) {
-            missing.push("out of constant-position mode");
-        }
-        missing
+        (missing, flags.contains(EkfStatusFlags::EKF_CONST_POS_MODE))
+    }
+
+    fn ekf_good(&self) -> bool {
+        let (missing, constant) = self.ekf_missing();
+        missing.is_empty() && !constant
     }
 
     /// Whether `profile`'s autopilot says it is ready: its pre-arm checks pass (when it reports
@@ -170,8 +173,8 @@ impl Readiness {
             return false;
         }
         match profile {
-            Profile::ArduPilot => self.ekf_missing().is_empty(),
-            Profile::Px4 => self.ekf.is_none() || self.ekf_missing().is_empty(),
+            Profile::ArduPilot => self.ekf_good(),
+            Profile::Px4 => self.ekf.is_none() || self.ekf_good(),
         }
     }
 
@@ -204,11 +207,17 @@ impl Readiness {
         }
         let ekf_counts = profile == Profile::ArduPilot || self.ekf.is_some();
         if ekf_counts {
-            let missing = self.ekf_missing();
+            let (missing, constant) = self.ekf_missing();
             if self.ekf.is_none() {
                 out.push("no EKF_STATUS_REPORT yet".into());
-            } else if !missing.is_empty() {
-                out.push(format!("EKF: no {}", missing.join(", no ")));
+            } else {
+                let mut said: Vec<String> = missing.iter().map(|m| format!("no {m}")).collect();
+                if constant {
+                    said.push("constant-position mode".into());
+                }
+                if !said.is_empty() {
+                    out.push(format!("EKF: {}", said.join(", ")));
+                }
             }
         }
         out
@@ -272,7 +281,7 @@ mod tests {
                 "SYS_STATUS: pre-arm checks failing",
                 "SYS_STATUS: unhealthy GPS",
                 "EKF: no horizontal velocity, no absolute horizontal position, no absolute \
-                 vertical position, no out of constant-position mode",
+                 vertical position, constant-position mode",
             ]
         );
         // The pre-arm checks may pass a moment before the EKF reports its position.
