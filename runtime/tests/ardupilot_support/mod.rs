@@ -58,6 +58,8 @@ pub struct SitlOptions {
     /// lat,lon,alt AMSL,heading.
     pub home: String,
     pub speedup: u32,
+    /// Parameters applied after copter.parm (as start_sitl.sh's AP_EXTRA_PARM).
+    pub params: Vec<(&'static str, f64)>,
 }
 
 impl SitlOptions {
@@ -67,6 +69,7 @@ impl SitlOptions {
             udp_port,
             home: "47.397742,8.545594,488,0".into(),
             speedup: 1,
+            params: Vec::new(),
         }
     }
 }
@@ -78,12 +81,18 @@ impl Sitl {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("arducopter.log");
         let out = std::fs::File::create(&log).unwrap();
+        let mut defaults = defaults.display().to_string();
+        if !o.params.is_empty() {
+            let extra = dir.path().join("extra.parm");
+            let text: String = o.params.iter().map(|(n, v)| format!("{n} {v}\n")).collect();
+            std::fs::write(&extra, text).unwrap();
+            defaults = format!("{defaults},{}", extra.display());
+        }
         let child = Command::new(bin)
             .current_dir(dir.path())
             .args(["--model", "+", "--speedup", &o.speedup.to_string()])
             .args(["--home", &o.home])
-            .arg("--defaults")
-            .arg(defaults)
+            .args(["--defaults", &defaults])
             .args(["--sysid", "1", "--serial0", "tcp:0"])
             .args(["--serial1", &format!("udpclient:127.0.0.1:{}", o.udp_port)])
             .args(["-I", &o.instance.to_string(), "-w"])
