@@ -41,6 +41,7 @@ pub mod testing;
 pub mod timesync;
 pub mod tlog;
 pub mod translate;
+pub mod vehicle_clock;
 pub mod wire;
 
 pub use error::HilError;

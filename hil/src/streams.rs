@@ -69,6 +69,18 @@ impl StreamRequests {
         self.retries < STREAM_RETRIES && self.wanted.len() > self.arrived.len()
     }
 
+    /// Also switches these messages off (interval -1): streams the autopilot sends unasked
+    /// that the snapshot does not use. On a sped-up SITL they multiply and crowd the link
+    /// until replies (COMMAND_ACKs) are lost with them.
+    pub fn silence(&mut self, messages: &[u32]) {
+        for message in messages {
+            self.queue.push_back(CommandSpec::long(
+                MavCmd::MAV_CMD_SET_MESSAGE_INTERVAL,
+                [*message as f32, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            ));
+        }
+    }
+
     /// Stops asking for home once it is known.
     pub fn home_seen(&mut self) {
         self.home_next_us = None;

@@ -72,6 +72,19 @@ impl TelemetryCache {
         self
     }
 
+    /// Re-anchors positions at `origin` (or at home again with `None`) and re-projects the
+    /// newest position at once, so no snapshot mixes the two frames.
+    pub fn set_origin(&mut self, origin: Option<Geo>) {
+        self.fixed_origin = origin;
+        let base = origin.or(self.seen.home.then_some(self.snapshot.home));
+        if let Some(b) = base {
+            self.frame = LocalFrame::new(b);
+        }
+        if let Some(g) = self.global {
+            self.snapshot.position = self.frame.to_enu(g);
+        }
+    }
+
     pub fn snapshot(&self) -> VehicleSnapshot {
         self.snapshot
     }

@@ -16,3 +16,4 @@ pub mod real_vehicle;
 pub mod record_header;
 pub mod recorder;
 pub mod score;
+pub mod sitl;

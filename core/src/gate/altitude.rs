@@ -136,19 +136,45 @@ mod tests {
         let Verdict::Clamped { approved, findings } = &v else {
             panic!("{v:?}")
         };
-        // The band is 10–120 m, less the 2 m position uncertainty at each edge.
-        assert_eq!(*approved.command(), go(100.0, 0.0, 118.0));
+        // The band is 10–120 m, less the 2 m position uncertainty at each edge; the move is
+        // approved at the cruise speed it was checked at.
+        let cruise = Some(ctx.vehicle().cruise_speed_mps);
+        let clamped = Command::GoTo {
+            target: Enu::new(100.0, 0.0, 118.0),
+            speed_mps: cruise,
+        };
+        assert_eq!(*approved.command(), clamped);
         let f = findings[0];
         assert_eq!(
             (f.id, f.severity, f.limit, f.measured),
             (ids::ALTITUDE_CLAMPED, Severity::Clamp, 118.0, 150.0)
         );
         let again = verdict(&ctx, &snap, *approved.command());
-        assert_eq!(
-            again.approved().map(|a| *a.command()),
-            Some(go(100.0, 0.0, 118.0))
-        );
+        assert_eq!(again.approved().map(|a| *a.command()), Some(clamped));
         assert!(matches!(again, Verdict::Approved(_)));
+    }
+
+    #[test]
+    fn a_move_without_a_speed_is_approved_at_the_speed_it_was_checked_at() {
+        // An autopilot flies a speedless reposition at its own default (PX4: 5 m/s), not at
+        // the cruise speed the gate timed the path — and the traffic around it — with.
+        let ctx = open_field();
+        let snap = hovering(0.0, 0.0, 30.0);
+        let v = verdict(&ctx, &snap, go(100.0, 0.0, 30.0));
+        let Command::GoTo { speed_mps, .. } = *v.approved().unwrap().command() else {
+            panic!("{v:?}")
+        };
+        assert_eq!(speed_mps, Some(ctx.vehicle().cruise_speed_mps));
+        let fast = Command::GoTo {
+            target: Enu::new(100.0, 0.0, 30.0),
+            speed_mps: Some(4.0),
+        };
+        let v = verdict(&ctx, &snap, fast);
+        assert_eq!(
+            v.approved().map(|a| *a.command()),
+            Some(fast),
+            "a given speed stays"
+        );
     }
 
     #[test]

@@ -140,7 +140,7 @@ pub fn evaluate(
             if let Command::SetSpeed { speed_mps } = command {
                 state.cruise_speed_mps = Some(speed_mps);
             }
-            let approved = ApprovedCommand::new(command, now_ms);
+            let approved = ApprovedCommand::new(with_planned_speed(command, cruise), now_ms);
             if worst == Some(Severity::Clamp) {
                 Verdict::Clamped { approved, findings }
             } else {
@@ -199,6 +199,22 @@ pub fn evaluate_failsafe_in(
         return v;
     }
     evaluate_failsafe(snapshot, command, now_ms)
+}
+
+/// A move without a speed is planned — and checked against traffic in time — at the cruise
+/// speed; the approved command says so, so the autopilot flies the speed that was checked
+/// instead of its own default (PX4's MPC_XY_CRUISE is 5 m/s).
+fn with_planned_speed(command: Command, cruise_mps: f64) -> Command {
+    match command {
+        Command::GoTo {
+            target,
+            speed_mps: None,
+        } => Command::GoTo {
+            target,
+            speed_mps: Some(cruise_mps),
+        },
+        other => other,
+    }
 }
 
 fn clamped(command: Command, f: Finding, now_ms: u64) -> Verdict {

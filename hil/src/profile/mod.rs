@@ -94,6 +94,14 @@ impl Profile {
             Profile::ArduPilot => ardupilot::STREAMS,
         }
     }
+
+    /// Streams the autopilot sends unasked that nothing here reads, to switch off.
+    pub fn silenced_streams(self) -> &'static [u32] {
+        match self {
+            Profile::Px4 => px4::SILENCED,
+            Profile::ArduPilot => &[],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -59,6 +59,7 @@ impl Session {
                                 component: info.component_id,
                             });
                             self.requests.reset(now_us, profile.stream_requests());
+                            self.requests.silence(profile.silenced_streams());
                             self.events
                                 .push_back(Event::AutopilotFound { info, profile });
                         }
@@ -71,6 +72,7 @@ impl Session {
                     self.stats.forget_sequences();
                     if let Some(p) = self.profile {
                         self.requests.reset(now_us, p.stream_requests());
+                        self.requests.silence(p.silenced_streams());
                     }
                     self.events.push_back(Event::AutopilotBack);
                 }
@@ -125,6 +127,11 @@ impl Session {
             self.requests.seen(frame.message.message_id());
         }
         if h.component_id == target.component
+            && let Some(boot_ms) = boot_time_ms(&frame.message)
+        {
+            self.clock.observe(now_us, boot_ms);
+        }
+        if h.component_id == target.component
             && self
                 .telemetry
                 .fold(now_us / 1000, &frame.message, self.profile)
@@ -145,4 +152,16 @@ impl Session {
         }
         self.advance_plan(now_us);
     }
+}
+
+/// The autopilot's time since boot a message carries, for the [`VehicleClock`](crate::vehicle_clock::VehicleClock).
+fn boot_time_ms(message: &MavMessage) -> Option<u64> {
+    let ms = match message {
+        MavMessage::ATTITUDE(m) => m.time_boot_ms,
+        MavMessage::GLOBAL_POSITION_INT(m) => m.time_boot_ms,
+        MavMessage::LOCAL_POSITION_NED(m) => m.time_boot_ms,
+        MavMessage::SYSTEM_TIME(m) => m.time_boot_ms,
+        _ => return None,
+    };
+    Some(u64::from(ms))
 }

@@ -26,6 +26,7 @@ use crate::streams::StreamRequests;
 use crate::telemetry::TelemetryCache;
 use crate::timesync::TimeSync;
 use crate::translate::{Context, translate};
+use crate::vehicle_clock::{ClockReading, VehicleClock};
 use crate::wire::{Decoder, Encoder, Rejected, Signer, Verifier};
 use alpha3_core::command::Command;
 use alpha3_core::snapshot::VehicleSnapshot;
@@ -81,6 +82,8 @@ pub struct Session {
     next_plan_id: u64,
     params: ParamClient,
     timesync: TimeSync,
+    /// The autopilot's own clock (time_boot_ms), which a sped-up SITL runs fast.
+    clock: VehicleClock,
     stats: LinkStats,
     stream: SetpointStream,
     requests: StreamRequests,
@@ -126,6 +129,7 @@ impl Session {
             next_plan_id: 1,
             params: ParamClient::new(cfg.param_timeout_ms, cfg.param_sends),
             timesync: TimeSync::new(cfg.timesync_interval_ms),
+            clock: VehicleClock::new(),
             stats: LinkStats::new(cfg.measure_window_ms),
             stream: SetpointStream::new(cfg.setpoint_rate_hz),
             requests: StreamRequests::default(),
@@ -169,6 +173,18 @@ impl Session {
 
     pub fn snapshot(&self) -> VehicleSnapshot {
         self.telemetry.snapshot()
+    }
+
+    /// The autopilot's clock as last read; `None` before its first time-stamped message.
+    pub fn vehicle_clock(&self) -> Option<ClockReading> {
+        self.clock.reading()
+    }
+
+    /// Expresses positions relative to `origin` (a mission's origin) from now on, or to the
+    /// autopilot's home again with `None`.
+    pub fn set_frame_origin(&mut self, origin: Option<alpha3_core::frames::Geo>) {
+        self.cfg.frame_origin = origin;
+        self.telemetry.set_origin(origin);
     }
 
     pub fn texts(&self) -> &StatusTexts {

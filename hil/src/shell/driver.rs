@@ -12,6 +12,7 @@ use crate::readiness::Readiness;
 use crate::session::{Event, PlanReport, Session};
 use crate::telemetry::Seen;
 use crate::tlog::TlogWriter;
+use crate::vehicle_clock::ClockReading;
 use alpha3_core::command::Command;
 use alpha3_core::config::Address;
 use alpha3_core::snapshot::VehicleSnapshot;
@@ -45,6 +46,11 @@ pub(crate) enum Request {
         writes: Vec<(String, f64)>,
         reply: WriteReply,
     },
+    /// Positions relative to this point from now on (`None`: the autopilot's home).
+    SetOrigin {
+        origin: Option<alpha3_core::frames::Geo>,
+        reply: oneshot::Sender<()>,
+    },
 }
 
 type WriteReply = oneshot::Sender<Result<BTreeMap<String, ParamValue>, HilError>>;
@@ -75,6 +81,7 @@ pub struct LinkStatus {
 #[derive(Debug)]
 pub(crate) struct Outputs {
     pub snapshot: watch::Sender<VehicleSnapshot>,
+    pub clock: watch::Sender<Option<ClockReading>>,
     pub status: watch::Sender<LinkStatus>,
     pub events: broadcast::Sender<Event>,
 }
@@ -260,6 +267,12 @@ impl Driver {
                     }
                 }
             }
+            Request::SetOrigin { origin, reply } => {
+                self.session.set_frame_origin(origin);
+                // Published before the reply: the caller's next snapshot is in the new frame.
+                self.publish_snapshot();
+                let _ = reply.send(());
+            }
             Request::ReadParams { names, reply } => {
                 self.session.read_params(now, &names);
                 self.pending_params.push((names, reply));
@@ -343,6 +356,12 @@ impl Driver {
     }
 
     fn publish_snapshot(&mut self) {
+        let clock = self.session.vehicle_clock();
+        self.out.clock.send_if_modified(|c| {
+            let changed = *c != clock;
+            *c = clock;
+            changed
+        });
         let snap = self.session.snapshot();
         self.out.snapshot.send_if_modified(|s| {
             let changed = *s != snap;

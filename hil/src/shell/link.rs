@@ -2,6 +2,7 @@
 //! heartbeat, home and position, then runs preflight; sending forwards only gate-approved
 //! commands to the link task and returns once telemetry confirmed them (or did not).
 
+use super::clock::LinkClock;
 use super::driver::{Driver, LinkStatus, Outputs, Request};
 use super::transport::open;
 use crate::error::HilError;
@@ -11,6 +12,7 @@ use crate::plan::PlanOutcome;
 use crate::preflight::PreflightReport;
 use crate::session::{Event, PlanReport, Session, SessionConfig};
 use crate::tlog::TlogWriter;
+use crate::vehicle_clock::ClockReading;
 use crate::wire::signing_timestamp;
 use alpha3_core::command::Command;
 use alpha3_core::config::{Address, LinkConfig};
@@ -55,7 +57,7 @@ pub struct HilLink {
     snapshot: watch::Receiver<VehicleSnapshot>,
     status: watch::Receiver<LinkStatus>,
     events: broadcast::Sender<Event>,
-    epoch: Instant,
+    clock: LinkClock,
     preflight: Option<PreflightReport>,
     task: JoinHandle<()>,
 }
@@ -96,10 +98,12 @@ impl HilLink {
         let epoch = Instant::now();
         let (req_tx, req_rx) = mpsc::channel(16);
         let (snap_tx, snap_rx) = watch::channel(session.snapshot());
+        let (clock_tx, clock_rx) = watch::channel(None);
         let (status_tx, status_rx) = watch::channel(LinkStatus::default());
         let (event_tx, _) = broadcast::channel(256);
         let out = Outputs {
             snapshot: snap_tx,
+            clock: clock_tx,
             status: status_tx,
             events: event_tx.clone(),
         };
@@ -119,7 +123,7 @@ impl HilLink {
             snapshot: snap_rx,
             status: status_rx,
             events: event_tx,
-            epoch,
+            clock: LinkClock::new(epoch, clock_rx),
             preflight: None,
             task,
         };
@@ -276,6 +280,26 @@ impl HilLink {
         receipt(report)
     }
 
+    /// Expresses positions — telemetry and commands alike — relative to `origin` from now on
+    /// (a mission anchored at the autopilot's home), or to the autopilot's home with `None`.
+    /// The next snapshot is already in the new frame.
+    pub async fn set_origin(
+        &self,
+        origin: Option<alpha3_core::frames::Geo>,
+    ) -> Result<(), HilError> {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::SetOrigin { origin, reply })
+            .await
+            .map_err(|_| HilError::Stopped)?;
+        answer.await.map_err(|_| HilError::Stopped)
+    }
+
+    /// The autopilot's clock as last read (its rate tells how fast a SITL runs).
+    pub fn vehicle_clock(&self) -> Option<ClockReading> {
+        self.clock.reading()
+    }
+
     /// Stops the link task.
     pub async fn close(self) {
         self.task.abort();
@@ -322,27 +346,35 @@ fn receipt(report: PlanReport) -> Result<SendReceipt, LinkError> {
 }
 
 impl VehicleLink for HilLink {
+    /// The newest telemetry, stamped on the link's clock.
     fn snapshot(&self) -> VehicleSnapshot {
-        *self.snapshot.borrow()
+        let mut s = *self.snapshot.borrow();
+        s.time_ms = self.clock.at_local_ms(s.time_ms);
+        s
     }
 
     async fn send(&mut self, command: ApprovedCommand) -> Result<SendReceipt, LinkError> {
         self.execute(command.command()).await
     }
 
-    /// Waits on the link's clock; the link task keeps ingesting meanwhile.
+    /// Waits until the link's clock (the autopilot's, once read) shows `until_ms`; the link
+    /// task keeps ingesting meanwhile.
     async fn advance(&mut self, until_ms: u64) -> Result<(), LinkError> {
-        if self.task.is_finished() {
-            return Err(LinkError::Disconnected(format!(
-                "{}: link task stopped",
-                self.address
-            )));
+        loop {
+            if self.task.is_finished() {
+                return Err(LinkError::Disconnected(format!(
+                    "{}: link task stopped",
+                    self.address
+                )));
+            }
+            let Some(wait) = self.clock.wait_for(until_ms) else {
+                return Ok(());
+            };
+            tokio::time::sleep(wait).await;
         }
-        tokio::time::sleep_until(self.epoch + Duration::from_millis(until_ms)).await;
-        Ok(())
     }
 
     fn now_ms(&self) -> u64 {
-        self.epoch.elapsed().as_millis() as u64
+        self.clock.now_ms()
     }
 }

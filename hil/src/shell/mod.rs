@@ -1,6 +1,7 @@
 //! The async shell around [`Session`](crate::session::Session): transports by address, the
 //! link task with reconnection, and [`HilLink`].
 
+mod clock;
 mod driver;
 mod link;
 mod ready;

@@ -218,3 +218,41 @@ fn every_input_stays_unreported_until_its_own_message_comes() {
     assert!(t.snapshot().unreported.is_empty());
     assert_eq!(t.snapshot().gnss.fix, FixType::None, "reported: no fix");
 }
+
+#[test]
+fn a_new_origin_re_anchors_the_newest_position_at_once() {
+    let mut t = TelemetryCache::new();
+    t.fold(1, &home_msg(HOME, [0.0, 0.0, 0.0]), None);
+    let at_home = HOME;
+    t.fold(2, &global_at(at_home, [0, 0, 0], 0), None);
+    assert!(
+        t.snapshot()
+            .position
+            .horizontal_distance(Enu::new(0.0, 0.0, 0.0))
+            < 1e-6
+    );
+    // The mission's origin 100 m west and 50 m south of home: home is (100, 50) in it.
+    let origin = LocalFrame::new(HOME).to_geo(Enu::new(-100.0, -50.0, 0.0));
+    t.set_origin(Some(origin));
+    let p = t.snapshot().position;
+    assert!(
+        p.horizontal_distance(Enu::new(100.0, 50.0, 0.0)) < 0.01,
+        "{p:?}"
+    );
+    assert!(p.z.abs() < 1e-6);
+    // A home that moves (PX4 re-homes at every arming) leaves a fixed origin alone.
+    let moved = LocalFrame::new(HOME).to_geo(Enu::new(30.0, 0.0, 0.0));
+    t.fold(3, &home_msg(moved, [30.0, 0.0, 0.0]), None);
+    let p = t.snapshot().position;
+    assert!(
+        p.horizontal_distance(Enu::new(100.0, 50.0, 0.0)) < 0.01,
+        "{p:?}"
+    );
+    // Back to home-relative.
+    t.set_origin(None);
+    let p = t.snapshot().position;
+    assert!(
+        p.horizontal_distance(Enu::new(-30.0, 0.0, 0.0)) < 0.01,
+        "{p:?}"
+    );
+}

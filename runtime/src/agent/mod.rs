@@ -16,6 +16,7 @@
 //! An episode that ends without success with the vehicle in the air hands it to the failsafe,
 //! which brings it down before the termination is recorded (`handover`).
 
+pub mod anchor;
 mod episode;
 mod execute;
 mod handover;

@@ -2,13 +2,14 @@
 //! the mission (world, gate, settings and policy for a scenario), the MAVLink connection (with
 //! its telemetry log), and bringing the vehicle to the scenario's start before the agent flies.
 
+use super::anchor::{Anchor, anchor};
 use super::settings::{EpisodeSettings, profile_for_scenario};
 use crate::policy::Policy;
 use crate::policy::scripted::ScriptedPolicy;
 use alpha3_core::command::Command;
 use alpha3_core::config::{Address, Config, PolicyBackend};
-use alpha3_core::frames::Enu;
-use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate};
+use alpha3_core::frames::{Enu, Geo};
+use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate, evaluate_failsafe};
 use alpha3_core::scenario::Scenario;
 use alpha3_core::vehicle::VehicleLink;
 use alpha3_hil::session::SessionConfig;
@@ -48,12 +49,14 @@ impl std::fmt::Debug for Mission {
 }
 
 /// The mission for `scenario` under `config` (`base_dir` resolves the policy's relative paths).
+/// `origin` places the scenario on the earth ([`super::anchor`]).
 pub fn mission(
     config: &Config,
     scenario: &Scenario,
     seed: u64,
     base_dir: &Path,
     suite: Option<&alpha3_core::config::BenchSuite>,
+    origin: Geo,
 ) -> Result<Mission, OnboardError> {
     let settings = EpisodeSettings::from_config(config, suite);
     let vehicle = config
@@ -76,13 +79,20 @@ pub fn mission(
         _ => crate::policy::from_config(policy_cfg, base_dir)
             .map_err(|e| OnboardError::Policy(e.to_string()))?,
     };
+    let options = WorldOptions {
+        origin,
+        ..WorldOptions::seeded(seed)
+    };
     Ok(Mission {
-        world: World::new(scenario.clone(), WorldOptions::seeded(seed)),
+        world: World::new(scenario.clone(), options),
         gate,
         settings,
         policy,
     })
 }
+
+/// How long a busy local port is tried again before connecting fails.
+const PORT_BUSY_WAIT: Duration = Duration::from_secs(10);
 
 /// How to reach the flight controller.
 #[derive(Debug, Clone)]
@@ -96,13 +106,9 @@ pub struct Connection {
 
 impl Connection {
     /// From the config's `[link]` section (required), with `connect` overriding its address.
-    /// Positions on the link are expressed in `world`'s frame (its origin, not the autopilot's
-    /// home), so the telemetry, the gate's map and the world's twin agree.
-    pub fn from_config(
-        config: &Config,
-        connect: Option<&str>,
-        world: &World,
-    ) -> Result<Self, OnboardError> {
+    /// Positions on the link are relative to the autopilot's home until [`anchor_mission`]
+    /// puts them in the mission's frame.
+    pub fn from_config(config: &Config, connect: Option<&str>) -> Result<Self, OnboardError> {
         let link = config
             .link
             .as_ref()
@@ -110,7 +116,6 @@ impl Connection {
         let text = connect.unwrap_or(&link.connect);
         let address = Address::parse(text).map_err(|e| OnboardError::Config(e.to_string()))?;
         let mut session = SessionConfig::from_link_config(link)?;
-        session.frame_origin = Some(world.options().origin);
         session.cruise_speed_mps = config.vehicle.as_ref().map(|v| v.cruise_speed_mps);
         Ok(Self {
             address,
@@ -121,18 +126,34 @@ impl Connection {
         })
     }
 
+    /// Opens the link and waits for the autopilot. A local port still held for a moment (the
+    /// previous episode's socket, another program just leaving it) is tried again for up to
+    /// [`PORT_BUSY_WAIT`] before the error is given.
     pub async fn connect(&self) -> Result<HilLink, HilError> {
-        HilLink::connect_with(
-            self.address.clone(),
-            self.session.clone(),
-            ConnectOptions {
-                ready_timeout_ms: self.ready_timeout_ms,
-                preflight: true,
-                required_failsafes: self.required_failsafes.clone(),
-                tlog: self.tlog.clone(),
-            },
-        )
-        .await
+        let started = tokio::time::Instant::now();
+        loop {
+            let opened = HilLink::connect_with(
+                self.address.clone(),
+                self.session.clone(),
+                ConnectOptions {
+                    ready_timeout_ms: self.ready_timeout_ms,
+                    preflight: true,
+                    required_failsafes: self.required_failsafes.clone(),
+                    tlog: self.tlog.clone(),
+                },
+            )
+            .await;
+            match opened {
+                Err(HilError::Open { source, .. })
+                    if source.kind() == std::io::ErrorKind::AddrInUse
+                        && started.elapsed() < PORT_BUSY_WAIT =>
+                {
+                    tracing::warn!(address = %self.address, "local port busy; trying again");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                other => return other,
+            }
+        }
     }
 }
 
@@ -145,6 +166,55 @@ pub async fn wait_ready_to_fly(link: &HilLink, timeout: Duration) -> Result<(), 
     let started = tokio::time::Instant::now();
     alpha3_hil::wait_ready_to_fly(link, timeout).await?;
     wait_until(link, started, timeout, |l| l.snapshot().gnss.fix.is_3d()).await
+}
+
+/// Brings a vehicle that is still in the air (an earlier episode or run left it flying) down
+/// where it is, with the failsafe's landing, and waits until it is on the ground: a mission is
+/// anchored at, and starts from, a vehicle on the ground. A vehicle on the ground is left alone.
+pub async fn settle_on_ground(link: &mut HilLink, timeout: Duration) -> Result<bool, OnboardError> {
+    let snap = link.snapshot();
+    if !snap.is_airborne() {
+        return Ok(false);
+    }
+    let land = Command::Land { site: None };
+    let Some(approved) = evaluate_failsafe(&snap, &land, link.now_ms())
+        .approved()
+        .cloned()
+    else {
+        return Err(OnboardError::Start(
+            "the vehicle is in the air and the failsafe may not land it".into(),
+        ));
+    };
+    let receipt = link
+        .send(approved)
+        .await
+        .map_err(|e| OnboardError::Start(format!("landing the vehicle left in the air: {e}")))?;
+    if !receipt.accepted {
+        return Err(OnboardError::Start(format!(
+            "landing the vehicle left in the air refused: {}",
+            receipt.message.unwrap_or_default()
+        )));
+    }
+    let started = tokio::time::Instant::now();
+    wait_until(link, started, timeout, |l| !l.snapshot().is_airborne()).await?;
+    Ok(true)
+}
+
+/// Places `scenario` on the earth so that its home is where the vehicle stands (see
+/// [`super::anchor`]) and switches the link to that frame: from here on telemetry and
+/// commands are in the scenario's coordinates. Build the mission's world with
+/// [`Anchor::origin`].
+pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Anchor, OnboardError> {
+    link.set_origin(None).await?;
+    let a = anchor(scenario, &link.snapshot());
+    link.set_origin(Some(a.origin)).await?;
+    tracing::info!(
+        origin = ?a.origin,
+        home = ?a.home,
+        point = ?a.point,
+        "mission anchored at the autopilot"
+    );
+    Ok(a)
 }
 
 /// How close to the scenario's spawn point the vehicle must be before the agent flies, m.
@@ -190,9 +260,15 @@ pub async fn bring_to_start(
             Verdict::Approved(a) | Verdict::Clamped { approved: a, .. } => a.clone(),
             Verdict::Denied(f) => {
                 return Err(OnboardError::Start(format!(
-                    "the gate denied {}: {:?}",
+                    "the gate denied {}: {}",
                     command.name(),
-                    f.iter().map(|x| x.reason).collect::<Vec<_>>()
+                    f.iter()
+                        .map(|x| format!(
+                            "{} (measured {}, limit {})",
+                            x.reason, x.measured, x.limit
+                        ))
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 )));
             }
         };

@@ -191,7 +191,10 @@ fn policy_kind(suite: &Suite, policy: usize) -> Build {
     }
 }
 
-fn per_episode(suite: &Suite, ep: &PlannedEpisode) -> Result<Box<dyn Policy>, BenchError> {
+pub(crate) fn per_episode(
+    suite: &Suite,
+    ep: &PlannedEpisode,
+) -> Result<Box<dyn Policy>, BenchError> {
     let p = &suite.policies[ep.policy];
     match p.config.policy.as_ref().map(|c| c.backend) {
         Some(PolicyBackend::Scripted) => {

@@ -13,7 +13,7 @@
 //! line is cut), notes the restart, holds the vehicle and flies on in the same record; a record
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
-use crate::agent::onboard::{Connection, mission, wait_ready_to_fly};
+use crate::agent::onboard::{Connection, anchor_mission, mission, wait_ready_to_fly};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, VehicleSide, run_episode_on};
 use crate::exit;
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
@@ -130,8 +130,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let base_dir = args.config.parent().unwrap_or(Path::new("."));
-    let m = mission(&config, &scenario, args.seed, base_dir, None)?;
-    let mut conn = match Connection::from_config(&config, Some(&connect), &m.world) {
+    let mut conn = match Connection::from_config(&config, Some(&connect)) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("alpha3 fly: {}: {e}", args.config.display());
@@ -195,6 +194,21 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         }
     };
 
+    let anchor = match anchor_mission(&link, &scenario).await {
+        Ok(a) => a,
+        Err(e) => {
+            link.close().await;
+            eprintln!("alpha3 fly: {e}");
+            return Ok(exit::code(exit::FAILURE));
+        }
+    };
+    // The mission starts where the vehicle is: from the ground when it stands there (the
+    // agent takes off), at the scenario's spawn when it is already flying.
+    let mut flown = scenario.clone();
+    if anchor.on_ground {
+        flown.spawn.xyz[2] = 0.0;
+    }
+    let m = mission(&config, &flown, args.seed, base_dir, None, anchor.origin)?;
     let crate::agent::onboard::Mission {
         world,
         mut gate,
@@ -226,7 +240,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
             seed: args.seed,
         },
         &config,
-        &initial_state(&scenario, &link.snapshot(), band),
+        &initial_state(&flown, &link.snapshot(), band),
     );
     if let Event::Header { config, .. } = &mut header
         && let Some(map) = config.as_object_mut()
@@ -241,6 +255,8 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
                 "allow_real_vehicle": args.allow_real_vehicle,
                 "tlog": conn.tlog.as_ref().map(|p| p.display().to_string()),
                 "param_writes": writes,
+                "anchor": anchor,
+                "clock_rate": link.vehicle_clock().map(|c| c.rate),
             }),
         );
     }

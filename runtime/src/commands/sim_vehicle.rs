@@ -3,7 +3,9 @@
 //! can connect to it as they would to PX4 SITL (see `alpha3_sim::endpoint`). With
 //! `--autopilot ardupilot` it is ArduCopter 4.7 SITL instead, on ArduPilot's companion port.
 
+use crate::agent::anchor::{origin_for, scenario_home};
 use crate::exit;
+use alpha3_core::frames::Geo;
 use alpha3_sim::endpoint::{
     ARDUPILOT_REMOTE_BASE, Autopilot, Endpoint, EndpointOptions, GCS_LOCAL_BASE, GCS_REMOTE_PORT,
     Impairment, ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE,
@@ -26,6 +28,19 @@ pub struct SimVehicleArgs {
     pub instance: u16,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Where the vehicle boots, on the ground, as `LAT,LON,ALT_AMSL_M` (PX4 SITL's default
+    /// home, Zurich, unless given). The scenario is placed so that its home (the spawn point,
+    /// on the ground) is here, as `sitl` and `fly` place it at a real autopilot's home.
+    #[arg(long, value_parser = parse_home, default_value = "47.397742,8.545594,488")]
+    pub home: Geo,
+    /// Run the vehicle's clock this many times faster than real time (PX4's
+    /// `PX4_SIM_SPEED_FACTOR`); the telemetry's time stamps follow it.
+    #[arg(long, default_value_t = 1.0)]
+    pub speed_factor: f64,
+    /// Boot at the scenario's spawn point (in the air when it is), not on the ground at home:
+    /// the old behaviour, for tools that want the mission already flying.
+    #[arg(long)]
+    pub spawn_airborne: bool,
     /// What happens to frames on the links: nothing, or the scenario's 6G network model
     /// (latency, jitter, loss, throughput, loss windows).
     #[arg(long, value_enum, default_value_t = LinkImpairment::None)]
@@ -71,17 +86,31 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
             return Ok(exit::code(exit::INVALID));
         }
     };
-    let world = match World::from_json(&text, WorldOptions::seeded(args.seed)) {
-        Ok(w) => w,
+    let mut scenario = match alpha3_sim::scenario::parse_scenario(&text) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("alpha3 sim-vehicle: {}: {e}", args.scenario.display());
             return Ok(exit::code(exit::INVALID));
         }
     };
+    // Like PX4 and ArduPilot SITL: on the ground at home, disarmed; the scenario's home is
+    // that spot.
+    let origin = origin_for(args.home, scenario_home(&scenario));
+    if !args.spawn_airborne {
+        scenario.spawn.xyz[2] = 0.0;
+    }
+    let world = World::new(
+        scenario,
+        WorldOptions {
+            origin,
+            ..WorldOptions::seeded(args.seed)
+        },
+    );
     let mut options = match args.autopilot {
         SimAutopilot::Px4 => EndpointOptions::px4_sitl(instance),
         SimAutopilot::Ardupilot => EndpointOptions::ardupilot_sitl(instance),
     };
+    options.speed_factor = args.speed_factor;
     if let Some(s) = args.ready_s {
         if !(0.0..=3600.0).contains(&s) {
             eprintln!("alpha3 sim-vehicle: --ready-s {s} is not in [0, 3600]");
@@ -94,6 +123,10 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
             .home_ms
             .min(ms / 2)
             .max(options.boot.heartbeat_ms);
+    }
+    if let Err(e) = options.check() {
+        eprintln!("alpha3 sim-vehicle: {e}");
+        return Ok(exit::code(exit::USAGE));
     }
     if args.impairment == LinkImpairment::World {
         for link in &mut options.links {
@@ -168,4 +201,29 @@ async fn wait_for_stop(endpoint: &Endpoint) -> anyhow::Result<()> {
         () = dead => {}
     }
     Ok(())
+}
+
+/// `LAT,LON,ALT_AMSL_M`.
+fn parse_home(text: &str) -> Result<Geo, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [lat, lon, alt] = parts.as_slice() else {
+        return Err(format!("{text:?}: expected LAT,LON,ALT_AMSL_M"));
+    };
+    let num = |s: &str, what: &str| {
+        s.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("{what} {s:?} is not a number"))
+    };
+    let home = Geo {
+        lat_deg: num(lat, "latitude")?,
+        lon_deg: num(lon, "longitude")?,
+        alt_amsl_m: num(alt, "altitude")?,
+    };
+    if home.lat_deg.abs() > 89.0 || home.lon_deg.abs() > 180.0 || home.alt_amsl_m.abs() > 9_000.0 {
+        return Err(format!(
+            "{text:?} is not a place on the earth (|lat| <= 89, |lon| <= 180, |alt| <= 9000 m)"
+        ));
+    }
+    Ok(home)
 }

@@ -119,7 +119,7 @@ pub struct Endpoint {
     station: Arc<Mutex<Station>>,
     local_addrs: Vec<Option<SocketAddr>>,
     system_id: u8,
-    epoch: Instant,
+    clock: runner::BootClock,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), EndpointError>>>,
     readers: Vec<JoinHandle<()>>,
@@ -151,9 +151,12 @@ impl Endpoint {
         }
         drop(tx);
         let station = Arc::new(Mutex::new(Station::new(world, &options)));
-        let epoch = Instant::now();
+        let clock = runner::BootClock {
+            epoch: Instant::now(),
+            speed: options.speed_factor,
+        };
         let (stop_tx, stop_rx) = oneshot::channel();
-        let task = tokio::spawn(runner::run(station.clone(), ports, rx, stop_rx, epoch));
+        let task = tokio::spawn(runner::run(station.clone(), ports, rx, stop_rx, clock));
         tracing::info!(
             system_id = options.system_id(),
             ?local_addrs,
@@ -163,7 +166,7 @@ impl Endpoint {
             station,
             local_addrs,
             system_id: options.system_id(),
-            epoch,
+            clock,
             stop: Some(stop_tx),
             task: Some(task),
             readers,
@@ -184,9 +187,9 @@ impl Endpoint {
         self.system_id
     }
 
-    /// Milliseconds since the endpoint started.
+    /// Milliseconds since the endpoint started, on the vehicle's (possibly sped-up) clock.
     pub fn boot_ms(&self) -> u64 {
-        self.epoch.elapsed().as_millis() as u64
+        self.clock.now_us() / 1000
     }
 
     /// Runs `f` on the world (briefly: the vehicle waits meanwhile).

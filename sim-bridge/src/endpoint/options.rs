@@ -169,6 +169,9 @@ pub struct EndpointOptions {
     pub boot: BootTiming,
     /// Seeds the impairment's random drops and delays.
     pub seed: u64,
+    /// How many times faster than the wall clock the vehicle's time runs (a lockstep SITL
+    /// sped up, like `PX4_SIM_SPEED_FACTOR`); 1 is real time.
+    pub speed_factor: f64,
 }
 
 impl EndpointOptions {
@@ -189,6 +192,7 @@ impl EndpointOptions {
             ],
             boot: BootTiming::default(),
             seed: u64::from(instance),
+            speed_factor: 1.0,
         }
     }
 
@@ -218,6 +222,7 @@ impl EndpointOptions {
             links: vec![link],
             boot: BootTiming::default(),
             seed: u64::from(instance),
+            speed_factor: 1.0,
         }
     }
 
@@ -238,6 +243,12 @@ impl EndpointOptions {
         }
         if self.links.is_empty() {
             return Err(EndpointError::Config("an endpoint needs a link".into()));
+        }
+        if !(self.speed_factor.is_finite() && (0.1..=100.0).contains(&self.speed_factor)) {
+            return Err(EndpointError::Config(format!(
+                "speed factor {} is not in [0.1, 100]",
+                self.speed_factor
+            )));
         }
         for l in &self.links {
             if !(l.rate_scale.is_finite() && l.rate_scale > 0.0 && l.rate_scale <= 100.0) {

@@ -1,6 +1,7 @@
 //! The endpoint task: wall-clock time into the [`Station`], bytes from the reader tasks into
 //! it, and what it returns onto the transports. The world follows the wall clock (real-time
-//! stepping): each wake-up advances it to the time elapsed since the endpoint started.
+//! stepping, optionally sped up): each wake-up advances it to the time elapsed since the
+//! endpoint started.
 
 use super::error::EndpointError;
 use super::station::Station;
@@ -21,8 +22,23 @@ pub(super) fn lock(station: &Mutex<Station>) -> MutexGuard<'_, Station> {
     station.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-pub(super) fn now_us(epoch: Instant) -> u64 {
-    epoch.elapsed().as_micros() as u64
+/// The vehicle's clock: time since boot, running `speed` times as fast as the wall clock
+/// (a SITL sped up in lockstep, as `PX4_SIM_SPEED_FACTOR` does).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct BootClock {
+    pub epoch: Instant,
+    pub speed: f64,
+}
+
+impl BootClock {
+    pub fn now_us(self) -> u64 {
+        (self.epoch.elapsed().as_micros() as f64 * self.speed) as u64
+    }
+
+    /// The wall-clock instant at which the vehicle's clock shows `us`.
+    pub fn instant_at(self, us: u64) -> Instant {
+        self.epoch + Duration::from_micros((us as f64 / self.speed) as u64)
+    }
 }
 
 /// Runs until `stop` fires (or its sender is dropped).
@@ -31,16 +47,16 @@ pub(super) async fn run(
     mut ports: Vec<Port>,
     mut inbound: mpsc::Receiver<Inbound>,
     mut stop: oneshot::Receiver<()>,
-    epoch: Instant,
+    clock: BootClock,
 ) -> Result<(), EndpointError> {
+    // The longest sleep, in the vehicle's time.
+    let max_sleep_us = (MAX_SLEEP.as_micros() as f64 * clock.speed) as u64;
     let mut out: Vec<(usize, Vec<u8>)> = Vec::new();
     loop {
-        let now = now_us(epoch);
+        let now = clock.now_us();
         let wake = lock(&station)
             .next_wake_us()
-            .map_or(now + MAX_SLEEP.as_micros() as u64, |t| {
-                t.clamp(now, now + MAX_SLEEP.as_micros() as u64)
-            });
+            .map_or(now + max_sleep_us, |t| t.clamp(now, now + max_sleep_us));
         tokio::select! {
             biased;
             _ = &mut stop => return Ok(()),
@@ -49,13 +65,13 @@ pub(super) async fn run(
                     if let (Some(from), Some(port)) = (m.from, ports.get_mut(m.link)) {
                         port.follow(from);
                     }
-                    lock(&station).on_bytes(now_us(epoch), m.link, &m.bytes);
+                    lock(&station).on_bytes(clock.now_us(), m.link, &m.bytes);
                 }
                 None => return Err(EndpointError::Stopped("every link reader ended".into())),
             },
-            () = tokio::time::sleep_until(epoch + Duration::from_micros(wake)) => {}
+            () = tokio::time::sleep_until(clock.instant_at(wake)) => {}
         }
-        lock(&station).service(now_us(epoch), &mut out);
+        lock(&station).service(clock.now_us(), &mut out);
         for (link, bytes) in out.drain(..) {
             let Some(port) = ports.get_mut(link) else {
                 continue;

@@ -227,7 +227,10 @@ impl Px4Vehicle {
     }
 
     fn set_home(&mut self) {
-        self.home = Some(self.snap.position);
+        let p = self.snap.position;
+        // A world that starts in the air (a test's shortcut) still has its home on the ground.
+        let z = if self.airborne() { 0.0 } else { p.z };
+        self.home = Some(Enu::new(p.x, p.y, z));
         self.home_changed = true;
     }
 
