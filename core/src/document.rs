@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::episode::{Episode, structure_problems};
 use crate::protocol::{AgentTurn, agent_turn_schema, catalogue, schema_of};
 use crate::record::{RecordLine, parse_record};
-use crate::scenario::{Scenario, scenario_problems};
+use crate::scenario::{Scenario, scenario_problems, scenario_size_problem};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
@@ -113,8 +113,22 @@ pub fn detect_kind(file_name: &str, text: &str) -> Option<DocumentKind> {
     }
 }
 
+/// The problem with a document of `kind` that is `bytes` long, before it is read: a scenario
+/// over its size cap ([`crate::scenario::limits::MAX_SCENARIO_BYTES`]).
+pub fn size_problem(kind: DocumentKind, bytes: u64) -> Option<Problem> {
+    match kind {
+        DocumentKind::Scenario => {
+            scenario_size_problem(bytes).map(|p| problem(p.pointer, p.rule, p.message))
+        }
+        _ => None,
+    }
+}
+
 /// Every problem of `text` read as `kind`; empty when valid.
 pub fn check_text(kind: DocumentKind, text: &str) -> Vec<Problem> {
+    if let Some(p) = size_problem(kind, text.len() as u64) {
+        return vec![p];
+    }
     match kind {
         DocumentKind::Config => check_config(text),
         DocumentKind::FlightRecord => check_record(text),
@@ -273,4 +287,19 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scenario_over_the_size_cap_is_refused_without_parsing() {
+        // Not JSON at all: only its size is looked at.
+        let text = "x".repeat(crate::scenario::limits::MAX_SCENARIO_BYTES as usize + 1);
+        let p = check_text(DocumentKind::Scenario, &text);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].rule, "max_size");
+        assert!(size_problem(DocumentKind::Episode, u64::MAX).is_none());
+    }
 }

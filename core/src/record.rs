@@ -117,6 +117,33 @@ pub enum Event {
     },
 }
 
+/// The termination reason of an episode the runtime could not fly to its end (its worker
+/// panicked, or the runtime failed on it): `episode_failed: <why>`. It scores as a generation
+/// failure (ALPHA3.md §3): counted in N, never in the valid set.
+pub const EPISODE_FAILED: &str = "episode_failed";
+
+/// Longest `why` kept in a failure reason, characters.
+const MAX_FAILURE_DETAIL: usize = 300;
+
+/// The termination reason for an episode that failed because of `why` (one line, shortened).
+pub fn failure_reason(why: &str) -> String {
+    let line: String = why
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(MAX_FAILURE_DETAIL)
+        .collect();
+    format!("{EPISODE_FAILED}: {line}")
+}
+
+/// Whether a termination reason says the episode failed (see [`EPISODE_FAILED`]).
+pub fn is_failure_reason(reason: &str) -> bool {
+    reason
+        .strip_prefix(EPISODE_FAILED)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+}
+
 /// A gate finding as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FindingRecord {
@@ -267,6 +294,15 @@ mod tests {
                 },
             ),
         ]
+    }
+
+    #[test]
+    fn a_failure_reason_is_one_short_line_and_is_recognised() {
+        let r = failure_reason("worker panicked:\n  capacity overflow");
+        assert_eq!(r, "episode_failed: worker panicked: capacity overflow");
+        assert!(is_failure_reason(&r) && is_failure_reason(EPISODE_FAILED));
+        assert!(!is_failure_reason("episode_failedness") && !is_failure_reason("mission_complete"));
+        assert!(failure_reason(&"x".repeat(10_000)).len() < 400);
     }
 
     #[test]

@@ -42,6 +42,9 @@ pub enum HilError {
     ParamWriteRefused { name: String, class: &'static str },
     #[error("parameter {name}: {reason}")]
     Param { name: String, reason: String },
+    /// The link was told to fly simulators only, and this autopilot is not proven one.
+    #[error("not proven a simulator: {0}")]
+    NotSimulated(String),
 }
 
 impl From<HilError> for LinkError {
@@ -58,6 +61,10 @@ impl From<HilError> for LinkError {
             HilError::Translate { command, reason } => LinkError::Refused {
                 what: command.into(),
                 reason,
+            },
+            HilError::NotSimulated(reason) => LinkError::Refused {
+                what: "commands".into(),
+                reason: format!("not proven a simulator: {reason}"),
             },
             HilError::NotReady { .. }
             | HilError::Config(_)

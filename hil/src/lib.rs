@@ -7,15 +7,18 @@
 //! A sans-IO core with a thin async shell, as quinn-proto and rust-mavlink do it:
 //! - [`wire`]: bytes ↔ messages (framing from the `mavlink` crate; signing with time as an
 //!   argument).
-//! - [`session::Session`]: the whole protocol state machine — takes bytes and time, gives
-//!   frames, wake-up times and [`session::Event`]s. Built from one micro-service per file:
+//! - [`session::Session`]: the whole protocol state machine — takes bytes (with their sender,
+//!   for datagrams) and time, gives frames, wake-up times and [`session::Event`]s. It binds to
+//!   the first autopilot heard and drops (and counts) every other sender's frames. Built from
+//!   one micro-service per file:
 //!   [`heartbeat`], [`telemetry`] (the snapshot cache), [`command`] (COMMAND_LONG/INT + ACK),
 //!   [`plan`] (steps and telemetry confirmation, [`confirm`]), [`offboard`] (setpoint stream),
 //!   [`param`] (PARAM protocol), [`timesync`], [`statustext`], [`streams`] (telemetry
 //!   requests), [`readiness`] (whether the autopilot says it could arm, and why not) and
 //!   [`measure`] (RTT, jitter, loss, throughput).
 //! - [`translate()`]: a [`Command`](alpha3_core::command::Command) as MAVLink steps for a
-//!   [`Profile`]; [`preflight`]: the autopilot's failsafe parameters.
+//!   [`Profile`]; [`preflight`]: the autopilot's failsafe parameters; [`simulator`]: whether
+//!   the autopilot is a SITL, from its own parameters.
 //! - [`shell`]: transports (tokio, tokio-serial), reconnection, and [`HilLink`], the
 //!   `VehicleLink` implementation, which only accepts gate-approved commands.
 
@@ -33,6 +36,7 @@ pub mod preflight;
 pub mod profile;
 pub mod readiness;
 pub mod session;
+pub mod simulator;
 pub mod statustext;
 pub mod streams;
 pub mod telemetry;

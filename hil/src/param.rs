@@ -116,10 +116,12 @@ impl ParamClient {
         }
     }
 
-    /// Asks for `names` (again, if read before).
+    /// Asks for `names` (again, if read before: an earlier answer is forgotten, so the values
+    /// are what the autopilot says now — after a reboot it may be another firmware).
     pub fn request(&mut self, now_us: u64, names: &[String]) {
         for name in names {
             self.failed.remove(name);
+            self.values.remove(name);
             if !self.pending.iter().any(|p| &p.name == name) {
                 self.pending.push(Pending {
                     name: name.clone(),

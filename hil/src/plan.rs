@@ -22,6 +22,9 @@ pub enum PlanOutcome {
     TimedOut { what: String, waited_ms: u64 },
     /// A newer command replaced it first.
     Superseded,
+    /// The link stopped commanding the autopilot first (`reason`): e.g. it came back and
+    /// has to prove again what it is.
+    Withdrawn { reason: String },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

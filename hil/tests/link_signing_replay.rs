@@ -1,7 +1,8 @@
 //! MAVLink 2 signing on a live link, from the outside: with signing required, an intruder's
 //! unsigned command, a command signed with the wrong key, a replay of a genuine signed frame,
 //! a genuine stream going back in time and a new stream starting in the past are all refused —
-//! and no refused frame can redirect our replies (udpin follows only accepted senders).
+//! and no frame from another address can redirect our replies (the link stays bound to the
+//! autopilot it heard first).
 #![allow(clippy::unwrap_used)]
 
 mod support;

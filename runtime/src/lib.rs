@@ -17,3 +17,4 @@ pub mod record_header;
 pub mod recorder;
 pub mod score;
 pub mod sitl;
+pub mod unsigned_link;

@@ -1,8 +1,12 @@
 //! The real-vehicle gate of `alpha3 fly`: unless `--allow-real-vehicle` is given, alpha3 only
-//! flies an autopilot it can prove is simulated. On the wire a PX4 SITL looks exactly like a
-//! flight controller (same HEARTBEAT, same messages; `PX4-FACTS.md`), so the proof is where it
-//! runs: a SITL talks over a network socket on this machine. A serial port is always a real
-//! board; a link whose far end is not a loopback address may be one.
+//! flies an autopilot that says it is a simulator and talks from this machine
+//! ([`alpha3_hil::simulator`]: a parameter only a SITL build has). The link asks at connect
+//! and again whenever the autopilot comes back (transport reopened, heartbeat regained), and
+//! refuses every command until the answer is in.
+//!
+//! The address alone can rule a link out before anything is opened — a serial port is a
+//! physical flight controller, a fixed far end off this machine is not ours — but never rules
+//! one in: a real autopilot behind a forwarder on 127.0.0.1 talks from a loopback address too.
 
 use alpha3_core::config::Address;
 use alpha3_hil::LinkStatus;
@@ -32,8 +36,8 @@ fn is_loopback_host(host: &str) -> bool {
 }
 
 /// What the address alone says, before anything is opened: a serial port, or a fixed far end
-/// off this machine, cannot be a loopback SITL. `None` when only the far end, once heard, can
-/// tell (udpin/tcpin, or a loopback udpout/tcpout).
+/// off this machine, cannot be a simulator on this machine. `None` when only the autopilot,
+/// once heard, can tell.
 pub fn before_connect(address: &Address) -> Option<Verdict> {
     match address {
         Address::Serial { path, .. } => Some(Verdict::NotProven(format!(
@@ -52,7 +56,7 @@ pub fn before_connect(address: &Address) -> Option<Verdict> {
     }
 }
 
-/// The verdict once the autopilot was heard: its far end must be a loopback address.
+/// The verdict once the autopilot was heard and asked ([`LinkStatus::simulator`]).
 pub fn after_connect(address: &Address, status: &LinkStatus) -> Verdict {
     if let Some(v) = before_connect(address) {
         return v;
@@ -66,28 +70,27 @@ pub fn after_connect(address: &Address, status: &LinkStatus) -> Verdict {
             )
         },
     );
-    match status.peer {
-        Some(peer) if peer.ip().is_loopback() => Verdict::Simulated(format!(
-            "{who} talks from {peer}, a loopback address: a simulator on this machine"
-        )),
-        Some(peer) => Verdict::NotProven(format!(
-            "{who} talks from {peer}, which is not a loopback address"
-        )),
-        None => Verdict::NotProven(format!("{who}: the far end's address is unknown")),
+    let check = &status.simulator;
+    if check.is_simulated() {
+        Verdict::Simulated(format!("{who}: {}", check.reason()))
+    } else {
+        Verdict::NotProven(format!("{who}: {}", check.reason()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alpha3_hil::simulator::SimulatorCheck;
 
     fn addr(s: &str) -> Address {
         Address::parse(s).unwrap()
     }
 
-    fn status(peer: &str) -> LinkStatus {
+    fn status(peer: &str, simulator: SimulatorCheck) -> LinkStatus {
         LinkStatus {
             peer: Some(peer.parse().unwrap()),
+            simulator,
             ..LinkStatus::default()
         }
     }
@@ -114,13 +117,20 @@ mod tests {
     }
 
     #[test]
-    fn only_a_loopback_far_end_proves_a_simulator() {
+    fn only_the_autopilots_own_word_proves_a_simulator() {
         let a = addr("udpin:0.0.0.0:14540");
-        assert!(after_connect(&a, &status("127.0.0.1:14580")).is_simulated());
-        assert!(after_connect(&a, &status("[::1]:14580")).is_simulated());
-        assert!(!after_connect(&a, &status("192.168.1.20:14580")).is_simulated());
+        let sitl = SimulatorCheck::Simulated("SIM_BAT_DRAIN = 60".into());
+        assert!(after_connect(&a, &status("127.0.0.1:14580", sitl.clone())).is_simulated());
+        // A loopback peer is not enough: a forwarder on 127.0.0.1 looks the same.
+        let board = SimulatorCheck::NotProven("no SIM_BAT_DRAIN parameter".into());
+        let v = after_connect(&a, &status("127.0.0.1:14580", board));
+        assert!(!v.is_simulated());
+        assert!(v.reason().contains("no SIM_BAT_DRAIN"), "{v:?}");
+        assert!(
+            !after_connect(&a, &status("127.0.0.1:1", SimulatorCheck::Checking)).is_simulated()
+        );
         assert!(!after_connect(&a, &LinkStatus::default()).is_simulated());
         let serial = addr("serial:/dev/ttyUSB0:57600");
-        assert!(!after_connect(&serial, &status("127.0.0.1:1")).is_simulated());
+        assert!(!after_connect(&serial, &status("127.0.0.1:1", sitl)).is_simulated());
     }
 }

@@ -100,3 +100,39 @@ async fn the_scripted_agent_flies_a_suite_against_a_px4_like_vehicle_over_udp() 
     assert!(stderr.contains("1 already recorded"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&record).unwrap(), before);
 }
+
+/// An episode that cannot be flown (no autopilot answers) is still an episode of the run:
+/// recorded as failed with its reason, counted in the report, and the exit is non-zero.
+#[test]
+fn an_episode_without_an_autopilot_is_recorded_as_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_udp_port();
+    let config = write_config(dir.path(), port, "");
+    let suite = write_suite(dir.path(), &config);
+    let out = dir.path().join("out");
+    let run = alpha3()
+        .args(["sitl", "--suite"])
+        .arg(&suite)
+        .args(["--connect", &format!("udpin:127.0.0.1:{port}"), "--out"])
+        .arg(&out)
+        .args(["--ready-timeout-s", "2", "--no-builtin"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    let record = out.join("records").join("scripted__sitl-short__s1.jsonl");
+    let events = events(&record);
+    let reason = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Termination { reason, .. } => Some(reason.clone()),
+            _ => None,
+        })
+        .expect("a failed episode still ends its record");
+    assert!(reason.starts_with("episode_failed"), "{reason}");
+    let board = std::fs::read_to_string(out.join("leaderboard.json")).unwrap();
+    assert!(
+        board.contains("scripted"),
+        "the failure is in the leaderboard: {board}"
+    );
+}

@@ -37,7 +37,7 @@ fn published_episodes_and_the_uavbench_scenario_are_valid() {
     let (code, text) = run(&[&data.join("alphabench/eval_runs"), &data.join("uavbench")]);
     assert_eq!(code, 0, "{text}");
     assert!(
-        text.contains("56 file(s) checked, 56 valid, 0 invalid"),
+        text.contains("106 file(s) checked, 106 valid, 0 invalid"),
         "{text}"
     );
 }

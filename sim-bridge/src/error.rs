@@ -18,6 +18,4 @@ pub enum SimError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("scenario has no mission waypoints")]
-    NoWaypoints,
 }

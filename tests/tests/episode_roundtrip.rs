@@ -12,8 +12,8 @@ fn every_published_episode_round_trips_without_losing_fields() {
     let Some(data) = shared_data() else { return };
     let files = json_files(&data.join("alphabench/eval_runs"));
     assert!(
-        files.len() >= 55,
-        "expected the 55 published files, found {}",
+        files.len() >= 105,
+        "expected the 105 published files (two full runs of 50, five samples), found {}",
         files.len()
     );
     let mut stubs = 0;
@@ -35,7 +35,8 @@ fn every_published_episode_round_trips_without_losing_fields() {
             f.display()
         );
     }
-    assert_eq!(stubs, 1, "the data holds one failed-generation stub");
+    // One failed-generation stub among the samples, 24 in gemini-3-pro-preview's full run.
+    assert_eq!(stubs, 25, "the data holds 25 failure stubs");
 }
 
 #[test]

@@ -147,7 +147,7 @@ mod tests {
                 "backend_section",
             ),
             (
-                "connect = \"udpin:0.0.0.0:14540\"",
+                "connect = \"udpin:127.0.0.1:14540\"",
                 "connect = \"udp:14540\"",
                 "address",
             ),

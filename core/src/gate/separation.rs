@@ -61,16 +61,19 @@ impl Other<'_> {
         }
     }
 
-    /// Times within `(t0, t1)` where this one turns.
+    /// Times within `(t0, t1)` where this one turns. A plan's knots are in strictly increasing
+    /// time (a context refuses any other), so the first is found by bisection: a plan over a
+    /// whole mission has thousands of knots, and a piece spans a few.
     fn turns(self, now_ms: u64, t0: f64, t1: f64) -> impl Iterator<Item = f64> {
         let knots: &[_] = match self {
             Other::Track(_) => &[],
             Other::Peer(p) => &p.knots,
         };
-        knots
+        let first = knots.partition_point(|k| seconds_from(now_ms, k.time_ms) <= t0);
+        knots[first..]
             .iter()
             .map(move |k| seconds_from(now_ms, k.time_ms))
-            .filter(move |t| *t > t0 && *t < t1)
+            .take_while(move |t| *t < t1)
     }
 }
 

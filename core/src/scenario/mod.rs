@@ -1,10 +1,13 @@
 //! UAVBench scenarios: the shape of `example-scenario.json` (airspace, no-fly cylinders, a moving
 //! zone, traffic, faults, comms loss windows, mission waypoints, time budget). The loader keeps
 //! every field it does not model, so a scenario round-trips. Coordinates: local metres, x east,
-//! y north, z up.
+//! y north, z up. [`scenario_problems`] is what a scenario must keep to be flown, with the caps
+//! and ranges of [`limits`].
 
+pub mod limits;
+mod ranges;
 mod types;
 mod validate;
 
 pub use types::*;
-pub use validate::scenario_problems;
+pub use validate::{scenario_problems, scenario_size_problem};

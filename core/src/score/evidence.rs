@@ -19,6 +19,9 @@ pub struct ClosedLoop {
     pub terminated_by_violation: bool,
     /// Whether the record has a termination event at all (a record without one is truncated).
     pub terminated: bool,
+    /// The termination reason when the runtime could not fly the episode to its end
+    /// ([`crate::record::EPISODE_FAILED`]).
+    pub failure: Option<String>,
     /// Kinds of the violations observed in the truth trace, in order.
     pub violation_kinds: Vec<String>,
     /// Lowest battery in the truth trace, percent.

@@ -176,6 +176,7 @@ impl Builder {
                 reason, success, ..
             } => {
                 self.ev.terminated = true;
+                self.ev.failure = crate::record::is_failure_reason(reason).then(|| reason.clone());
                 self.ev.terminated_by_violation = reason.contains("violation");
                 self.ev.mission_complete = *success && !self.ev.terminated_by_violation;
             }
@@ -239,7 +240,10 @@ impl Builder {
     }
 
     fn finish(mut self) -> RecordEpisode {
-        let failed = self.ev.decisions == 0;
+        // An episode the runtime failed on is a failure stub with its reason, whatever it
+        // recorded before (ALPHA3.md §3).
+        let failed = self.ev.decisions == 0 || self.ev.failure.is_some();
+        let error = self.ev.failure.clone();
         self.ev.executed = self.executed;
         self.ev.slice_decisions = self.decisions;
         let meta = EpisodeMeta {
@@ -248,6 +252,7 @@ impl Builder {
             gen_time_s: Some(self.gen_time_s),
             attempts_used: Some(self.ev.generations),
             generation_failed: Some(failed),
+            error,
             usage: Some(self.usage),
             ..EpisodeMeta::default()
         };
@@ -454,6 +459,42 @@ mod tests {
             (2, 1, 1, 1)
         );
         assert_eq!(s.denied_by_finding["gate.state.sensor_off"], 1);
+    }
+
+    #[test]
+    fn an_episode_the_runtime_failed_is_a_generation_failure_with_its_reason() {
+        let mut events = sample();
+        events.pop();
+        events.push(Event::Termination {
+            reason: crate::record::failure_reason("worker panicked: capacity overflow"),
+            success: false,
+            turns: 1,
+        });
+        let scorer = Scorer::new(ScoreOptions::default()).unwrap();
+        let eval = scorer.evaluate_record(&record(events.clone()));
+        let why = "episode_failed: worker panicked: capacity overflow";
+        assert_eq!(eval.validity, Validity::GenerationFailed(why.into()));
+        // Exported, it is a failure stub with that reason, and scores the same way.
+        let episode = episode_from_record(&record(events)).episode;
+        assert!(episode.is_failure_stub());
+        assert_eq!(episode.meta.error.as_deref(), Some(why));
+        assert_eq!(
+            scorer.evaluate(&episode).validity,
+            Validity::GenerationFailed(why.into())
+        );
+        // A failure that recorded nothing at all still counts as one attempt.
+        let header = sample().remove(0);
+        let stub = vec![
+            header,
+            Event::Termination {
+                reason: crate::record::failure_reason("no policy"),
+                success: false,
+                turns: 0,
+            },
+        ];
+        let eval = scorer.evaluate_record(&record(stub));
+        assert!(matches!(eval.validity, Validity::GenerationFailed(_)));
+        assert_eq!((eval.attempts, eval.decisions), (1, 1));
     }
 
     #[test]

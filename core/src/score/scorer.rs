@@ -191,7 +191,12 @@ impl Scorer {
         eval.decisions = ev.decisions;
         eval.attempts = ev.generations.max(ev.decisions);
         eval.safety = ev.safety.clone();
-        eval.validity = if !ev.terminated {
+        eval.validity = if let Some(why) = &ev.failure {
+            // A failure stub counts as one attempt (ALPHA3.md §3), like a published one.
+            eval.attempts = eval.attempts.max(1);
+            eval.decisions = eval.decisions.max(1);
+            Validity::GenerationFailed(why.clone())
+        } else if !ev.terminated {
             Validity::GenerationFailed("truncated: the record has no termination event".into())
         } else if ev.decisions == 0 {
             Validity::GenerationFailed("no agent turn was generated".into())

@@ -1,12 +1,14 @@
 //! Bytes and timeouts in.
 
+use super::binding::{Admission, Arrival};
 use super::{Event, Session};
 use crate::command::{AckMatch, Target};
-use crate::dialect::{MavMessage, Message};
-use crate::heartbeat::Presence;
+use crate::dialect::{MavHeader, MavMessage, Message};
+use crate::heartbeat::{Presence, is_flight_controller};
 use crate::profile::Profile;
 use crate::timesync::Sync;
 use crate::wire::Inbound;
+use std::net::SocketAddr;
 
 impl Session {
     /// The signing clock at session time `now_us`.
@@ -14,22 +16,37 @@ impl Session {
         self.signing_base + now_us / 10
     }
 
-    /// Feeds bytes as read from the transport, in any chunking.
+    /// Feeds bytes as read from a stream transport (serial, TCP), in any chunking.
     pub fn handle_bytes(&mut self, now_us: u64, bytes: &[u8]) {
+        self.take(now_us, None, bytes);
+    }
+
+    /// Feeds one datagram from `from`. Autopilots and routers send whole frames per datagram,
+    /// so framing starts afresh: bytes from one sender never complete another's frame.
+    pub fn handle_datagram(&mut self, now_us: u64, from: SocketAddr, bytes: &[u8]) {
+        self.decoder.restart_framing();
+        self.take(now_us, Some(from), bytes);
+    }
+
+    fn take(&mut self, now_us: u64, from: Option<SocketAddr>, bytes: &[u8]) {
         self.decoder.push(bytes);
         let ts = self.signing_now(now_us);
         while let Some(frame) = self.decoder.next(ts) {
             match frame {
-                Ok(inbound) => self.handle_inbound(now_us, &inbound),
+                Ok(inbound) => self.handle_frame(now_us, from, &inbound),
                 Err(rejected) => {
+                    // Reported whoever sent it (a refused signature is news), but only the
+                    // autopilot's frames count towards its link's statistics.
                     let h = rejected.header;
-                    self.stats.on_rx(
-                        now_us,
-                        h.system_id,
-                        h.component_id,
-                        h.sequence,
-                        rejected.wire_len,
-                    );
+                    if self.admit(now_us, from, &h, rejected.message_id, false) {
+                        self.stats.on_rx(
+                            now_us,
+                            h.system_id,
+                            h.component_id,
+                            h.sequence,
+                            rejected.wire_len,
+                        );
+                    }
                     self.stats.on_rejected();
                     self.events.push_back(Event::Rejected(rejected));
                 }
@@ -37,10 +54,70 @@ impl Session {
         }
     }
 
-    /// Takes one decoded frame (the shell normally uses [`handle_bytes`](Self::handle_bytes)).
+    /// Whether a frame is the bound autopilot's (or may bind it); a foreign one is counted.
+    fn admit(
+        &mut self,
+        now_us: u64,
+        from: Option<SocketAddr>,
+        header: &MavHeader,
+        message_id: u32,
+        autopilot_heartbeat: bool,
+    ) -> bool {
+        let arrival = Arrival {
+            from,
+            header,
+            message_id,
+            autopilot_heartbeat,
+        };
+        let lost = self.heartbeats.is_lost();
+        match self
+            .binding
+            .admit(arrival, self.heartbeats.autopilot(), lost)
+        {
+            Admission::Handle => true,
+            Admission::Rejoin => {
+                self.returned(now_us);
+                self.stats.forget_sequences();
+                if let Some(p) = self.profile {
+                    self.requests.reset(now_us, p.stream_requests());
+                }
+                self.events.push_back(Event::AutopilotRejoined { from });
+                true
+            }
+            Admission::Foreign => false,
+        }
+    }
+
+    /// The autopilot came back: what was meant for it before is withdrawn, if so configured.
+    fn returned(&mut self, now_us: u64) {
+        if self.withdraw_on_return {
+            self.withdraw_commands(
+                now_us,
+                "the autopilot came back and must prove itself again",
+            );
+        }
+    }
+
+    /// Takes one decoded frame from a stream transport (the shell normally uses
+    /// [`handle_bytes`](Self::handle_bytes) or [`handle_datagram`](Self::handle_datagram)).
     pub fn handle_inbound(&mut self, now_us: u64, frame: &Inbound) {
+        self.handle_frame(now_us, None, frame);
+    }
+
+    fn handle_frame(&mut self, now_us: u64, from: Option<SocketAddr>, frame: &Inbound) {
         self.accepted_frames += 1;
         let h = &frame.header;
+        let autopilot_heartbeat =
+            matches!(&frame.message, MavMessage::HEARTBEAT(hb) if is_flight_controller(hb));
+        if !self.admit(
+            now_us,
+            from,
+            h,
+            frame.message.message_id(),
+            autopilot_heartbeat,
+        ) {
+            return;
+        }
         self.stats.on_rx(
             now_us,
             h.system_id,
@@ -51,6 +128,7 @@ impl Session {
         if let MavMessage::HEARTBEAT(hb) = &frame.message {
             match self.heartbeats.on_heartbeat(now_us, h, hb) {
                 Some(Presence::Found(info)) => {
+                    self.binding.found(from);
                     match Profile::resolve(self.cfg.autopilot, hb.autopilot) {
                         Ok(profile) => {
                             self.profile = Some(profile);
@@ -69,6 +147,7 @@ impl Session {
                     }
                 }
                 Some(Presence::Back) => {
+                    self.returned(now_us);
                     self.stats.forget_sequences();
                     if let Some(p) = self.profile {
                         self.requests.reset(now_us, p.stream_requests());
@@ -108,7 +187,9 @@ impl Session {
                 Sync::Answer(m) => self.outbox.push_back(MavMessage::TIMESYNC(m)),
                 Sync::Ignored => {}
             },
-            MavMessage::PARAM_VALUE(v) => {
+            // Only the autopilot's own parameters: a camera or gimbal on the same system
+            // has its own, and one of them must never answer for the autopilot.
+            MavMessage::PARAM_VALUE(v) if h.component_id == target.component => {
                 if let Some(p) = self.profile {
                     self.params.on_value(v, p.param_encoding());
                 }

@@ -5,10 +5,12 @@
 //! ([`poll_timeout`](Session::poll_timeout)), and drains [`Event`]s. Time is microseconds on
 //! the shell's monotonic clock; nothing here reads a clock or touches a socket.
 
+mod binding;
 mod config;
 mod inbound;
 mod outbound;
 
+pub use binding::{ForeignFrames, Stranger};
 pub use config::SessionConfig;
 
 use crate::command::{CommandMachine, Target};
@@ -30,6 +32,7 @@ use crate::vehicle_clock::{ClockReading, VehicleClock};
 use crate::wire::{Decoder, Encoder, Rejected, Signer, Verifier};
 use alpha3_core::command::Command;
 use alpha3_core::snapshot::VehicleSnapshot;
+use binding::Binding;
 use std::collections::{BTreeMap, VecDeque};
 
 /// How a command ended, with the autopilot's own words meanwhile.
@@ -54,6 +57,11 @@ pub enum Event {
     AutopilotRefused(String),
     AutopilotLost,
     AutopilotBack,
+    /// The bound autopilot's first heartbeat after the transport was reopened, or from a new
+    /// address after it was lost (a reboot); `from` is where the link now sends.
+    AutopilotRejoined {
+        from: Option<std::net::SocketAddr>,
+    },
     Text(StatusText),
     PlanDone(PlanReport),
     /// The hold sent to cancel a lost command ended.
@@ -99,6 +107,11 @@ pub struct Session {
     signing_base: u64,
     /// Frames that passed the codec (CRC, signature, parse).
     accepted_frames: u64,
+    /// Which frames are the autopilot's; the rest are counted as foreign.
+    binding: Binding,
+    /// Give up the running command when the autopilot comes back ([`Event::AutopilotBack`],
+    /// [`Event::AutopilotRejoined`]).
+    withdraw_on_return: bool,
 }
 
 impl Session {
@@ -142,6 +155,8 @@ impl Session {
             signing_base,
             accepted_frames: 0,
             cruise_speed_mps: cfg.cruise_speed_mps,
+            binding: Binding::default(),
+            withdraw_on_return: false,
             cfg,
         })
     }
@@ -154,9 +169,30 @@ impl Session {
         self.profile
     }
 
-    /// Frames accepted so far (the shell uses it to tell a real peer from noise).
+    /// Frames accepted so far (CRC, signature and parse passed), the autopilot's or not.
     pub fn accepted_frames(&self) -> u64 {
         self.accepted_frames
+    }
+
+    /// Where the bound autopilot's datagrams come from: where ours must go.
+    pub fn peer_address(&self) -> Option<std::net::SocketAddr> {
+        self.binding.address()
+    }
+
+    /// Frames from anyone but the bound autopilot (dropped unread).
+    pub fn foreign_frames(&self) -> ForeignFrames {
+        self.binding.foreign()
+    }
+
+    /// The transport only talks to `address` (udpout): frames from elsewhere are foreign.
+    pub fn fix_peer_address(&mut self, address: std::net::SocketAddr) {
+        self.binding.fix(address);
+    }
+
+    /// The shell reopened the transport: the bound autopilot (the same system and component
+    /// only) may now be heard from a new address.
+    pub fn transport_reopened(&mut self) {
+        self.binding.reopened();
     }
 
     pub fn autopilot(&self) -> Option<AutopilotInfo> {
@@ -338,6 +374,30 @@ impl Session {
         self.plan_is_hold = false;
         self.advance_plan(now_us);
         Ok(id)
+    }
+
+    /// From now on, an autopilot that comes back (heartbeat regained, or heard again after the
+    /// transport was reopened) gets nothing that was meant for it before: see
+    /// [`withdraw_commands`](Self::withdraw_commands). The shell asks for this when the
+    /// autopilot must prove itself again first.
+    pub fn withdraw_commands_on_return(&mut self) {
+        self.withdraw_on_return = true;
+    }
+
+    /// Stops commanding the autopilot: the running command is given up (its report says
+    /// `why`) and the setpoint stream ends — nothing meant for the autopilot as it was may
+    /// reach the one that came back before it proved what it is.
+    pub fn withdraw_commands(&mut self, now_us: u64, why: &str) {
+        self.stream.stop();
+        self.commands.abandon(now_us);
+        if let Some(old) = self.plan.take() {
+            self.plan_is_hold = false;
+            let outcome = PlanOutcome::Withdrawn {
+                reason: why.to_string(),
+            };
+            let report = self.report(&old, outcome, now_us);
+            self.events.push_back(Event::PlanDone(report));
+        }
     }
 
     fn supersede(&mut self, now_us: u64) {

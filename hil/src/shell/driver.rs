@@ -2,6 +2,8 @@
 //! reopens the transport when it fails (autopilot reboot, cable pull) while the session — and
 //! with it the snapshot, the statistics and any pending command — lives on.
 
+use super::foreign_log::ForeignLog;
+use super::simulator_watch::SimulatorWatch;
 use super::transport::{Transport, open};
 use crate::error::HilError;
 use crate::heartbeat::AutopilotInfo;
@@ -9,7 +11,8 @@ use crate::measure::LinkMeasurement;
 use crate::param::ParamValue;
 use crate::profile::Profile;
 use crate::readiness::Readiness;
-use crate::session::{Event, PlanReport, Session};
+use crate::session::{Event, ForeignFrames, PlanReport, Session};
+use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::telemetry::Seen;
 use crate::tlog::TlogWriter;
 use crate::vehicle_clock::ClockReading;
@@ -75,6 +78,10 @@ pub struct LinkStatus {
     pub readiness: Readiness,
     /// Telemetry streams asked for that have not arrived (message ids).
     pub missing_streams: Vec<u32>,
+    /// Frames from anyone but the autopilot the link is bound to, dropped unread.
+    pub foreign: ForeignFrames,
+    /// Whether the autopilot is a simulator, as it says itself ([`crate::simulator`]).
+    pub simulator: SimulatorCheck,
 }
 
 /// Channels from the task to the handle.
@@ -103,18 +110,36 @@ pub(crate) struct Driver {
     backoff_ms: u64,
     /// The telemetry log of every frame both ways, when asked for.
     tlog: Option<TlogWriter>,
+    simulator: SimulatorWatch,
+    foreign_log: ForeignLog,
+}
+
+/// What the link task is given besides its channels.
+#[derive(Debug)]
+pub(crate) struct DriverSetup {
+    pub address: Address,
+    pub session: Session,
+    pub transport: Transport,
+    pub epoch: Instant,
+    pub tlog: Option<TlogWriter>,
+    pub simulator: SimulatorPolicy,
 }
 
 impl Driver {
-    pub fn new(
-        address: Address,
-        session: Session,
-        transport: Transport,
-        epoch: Instant,
-        requests: mpsc::Receiver<Request>,
-        out: Outputs,
-        tlog: Option<TlogWriter>,
-    ) -> Self {
+    pub fn new(setup: DriverSetup, requests: mpsc::Receiver<Request>, out: Outputs) -> Self {
+        let DriverSetup {
+            address,
+            mut session,
+            transport,
+            epoch,
+            tlog,
+            simulator,
+        } = setup;
+        if let Some(peer) = transport.fixed_peer() {
+            session.fix_peer_address(peer);
+        }
+        let simulator = SimulatorWatch::new(simulator);
+        simulator.configure(&mut session);
         Self {
             address,
             session,
@@ -124,6 +149,7 @@ impl Driver {
             out,
             status: LinkStatus {
                 transport_open: true,
+                simulator: simulator.initial(),
                 ..LinkStatus::default()
             },
             pending_commands: Vec::new(),
@@ -133,6 +159,8 @@ impl Driver {
             reopen_at_us: 0,
             backoff_ms: 100,
             tlog,
+            simulator,
+            foreign_log: ForeignLog::default(),
         }
     }
 
@@ -180,13 +208,7 @@ impl Driver {
                     Ok(n) => {
                         let now = self.now_us();
                         self.tap(true, &buf[..n]);
-                        let accepted = self.session.accepted_frames();
-                        self.session.handle_bytes(now, &buf[..n]);
-                        if self.session.accepted_frames() > accepted
-                            && let Some(t) = self.transport.as_mut()
-                        {
-                            t.adopt_sender();
-                        }
+                        self.ingest(now, &buf[..n]);
                     }
                     Err(e) => self.lost_transport(e),
                 },
@@ -196,6 +218,21 @@ impl Driver {
                 },
                 () = tokio::time::sleep_until(wake) => {}
             }
+        }
+    }
+
+    /// Hands what was read to the session, with its sender for datagrams; replies go to the
+    /// address the session bound the autopilot to, never simply to the last sender.
+    fn ingest(&mut self, now: u64, bytes: &[u8]) {
+        let Some(t) = self.transport.as_mut() else {
+            return;
+        };
+        match t.last_sender() {
+            Some(from) => self.session.handle_datagram(now, from, bytes),
+            None => self.session.handle_bytes(now, bytes),
+        }
+        if let Some(peer) = self.session.peer_address() {
+            t.aim(peer);
         }
     }
 
@@ -231,6 +268,7 @@ impl Driver {
         self.session.note_io_error();
         self.status.last_error = Some(e.to_string());
         self.status.transport_open = false;
+        self.simulator.reset(&mut self.status.simulator);
         self.transport = None;
         self.reopen_at_us = self.now_us() + self.backoff_ms * 1000;
         self.next_publish_us = 0;
@@ -238,8 +276,14 @@ impl Driver {
 
     async fn reopen(&mut self) {
         match tokio::time::timeout(OPEN_TIMEOUT, open(&self.address)).await {
-            Ok(Ok(t)) => {
+            Ok(Ok(mut t)) => {
                 tracing::info!(address = %self.address, "link reopened");
+                self.session.transport_reopened();
+                if let Some(peer) = t.fixed_peer() {
+                    self.session.fix_peer_address(peer);
+                } else if let Some(peer) = self.session.peer_address() {
+                    t.aim(peer);
+                }
                 self.transport = Some(t);
                 self.status.transport_open = true;
                 self.status.reopened += 1;
@@ -260,6 +304,10 @@ impl Driver {
         let now = self.now_us();
         match request {
             Request::Command { command, reply } => {
+                if let Err(e) = self.simulator.allows(&self.status.simulator) {
+                    let _ = reply.send(Err(e));
+                    return;
+                }
                 match self.session.start_command(now, &command) {
                     Ok(id) => self.pending_commands.push((id, reply)),
                     Err(e) => {
@@ -279,9 +327,15 @@ impl Driver {
             }
             Request::WriteParams { writes, reply } => {
                 // All or nothing: every name is checked before anything is sent.
-                let refused = writes.iter().find_map(|(name, _)| {
-                    self.session.config().param_writes_allowed.check(name).err()
-                });
+                let refused = self
+                    .simulator
+                    .allows(&self.status.simulator)
+                    .err()
+                    .or_else(|| {
+                        writes.iter().find_map(|(name, _)| {
+                            self.session.config().param_writes_allowed.check(name).err()
+                        })
+                    });
                 if let Some(e) = refused {
                     let _ = reply.send(Err(e));
                     return;
@@ -313,6 +367,14 @@ impl Driver {
                     }
                 }
                 Event::AutopilotRefused(why) => self.status.refused = Some(why.clone()),
+                Event::AutopilotFound { .. }
+                | Event::AutopilotBack
+                | Event::AutopilotRejoined { .. } => {
+                    tracing::info!(?event, "link");
+                    let now = self.now_us();
+                    self.simulator
+                        .ask(now, &mut self.session, &mut self.status.simulator);
+                }
                 Event::Text(t) => {
                     tracing::info!(severity = ?t.severity, text = %t.text, "autopilot")
                 }
@@ -325,6 +387,13 @@ impl Driver {
             self.next_publish_us = 0;
             // No subscriber is not an error: the events are also in the status and replies.
             let _ = self.out.events.send(event);
+        }
+        let peer = self.transport.as_ref().and_then(Transport::peer);
+        if self
+            .simulator
+            .judge(&self.session, peer, &mut self.status.simulator)
+        {
+            self.next_publish_us = 0;
         }
         if self.session.params_done() && !self.pending_writes.is_empty() {
             let values = self.session.params();
@@ -389,6 +458,8 @@ impl Driver {
         self.status.measurement = self.session.measure(now);
         self.status.readiness = self.session.readiness().clone();
         self.status.missing_streams = self.session.missing_streams();
+        self.status.foreign = self.session.foreign_frames();
+        self.foreign_log.note(now, self.status.foreign);
         self.out.status.send_replace(self.status.clone());
     }
 }

@@ -3,7 +3,7 @@
 //! commands to the link task and returns once telemetry confirmed them (or did not).
 
 use super::clock::LinkClock;
-use super::driver::{Driver, LinkStatus, Outputs, Request};
+use super::driver::{Driver, DriverSetup, LinkStatus, Outputs, Request};
 use super::transport::open;
 use crate::error::HilError;
 use crate::measure::LinkMeasurement;
@@ -11,6 +11,7 @@ use crate::param::ParamValue;
 use crate::plan::PlanOutcome;
 use crate::preflight::PreflightReport;
 use crate::session::{Event, PlanReport, Session, SessionConfig};
+use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::tlog::TlogWriter;
 use crate::vehicle_clock::ClockReading;
 use crate::wire::signing_timestamp;
@@ -36,6 +37,9 @@ pub struct ConnectOptions {
     pub required_failsafes: Vec<String>,
     /// Write every frame of the link, both ways, to this `.tlog` file.
     pub tlog: Option<std::path::PathBuf>,
+    /// Ask the autopilot whether it is a simulator (at connect, which then waits for the
+    /// answer, and on every reconnect), and whether to fly nothing else.
+    pub simulator: SimulatorPolicy,
 }
 
 impl Default for ConnectOptions {
@@ -45,6 +49,7 @@ impl Default for ConnectOptions {
             preflight: true,
             required_failsafes: Vec::new(),
             tlog: None,
+            simulator: SimulatorPolicy::Ignore,
         }
     }
 }
@@ -59,6 +64,7 @@ pub struct HilLink {
     events: broadcast::Sender<Event>,
     clock: LinkClock,
     preflight: Option<PreflightReport>,
+    simulator: SimulatorPolicy,
     task: JoinHandle<()>,
 }
 
@@ -108,13 +114,16 @@ impl HilLink {
             events: event_tx.clone(),
         };
         let driver = Driver::new(
-            address.clone(),
-            session,
-            transport,
-            epoch,
+            DriverSetup {
+                address: address.clone(),
+                session,
+                transport,
+                epoch,
+                tlog,
+                simulator: options.simulator,
+            },
             req_rx,
             out,
-            tlog,
         );
         let task = tokio::spawn(driver.run());
         let mut link = Self {
@@ -125,9 +134,14 @@ impl HilLink {
             events: event_tx,
             clock: LinkClock::new(epoch, clock_rx),
             preflight: None,
+            simulator: options.simulator,
             task,
         };
         link.wait_ready(options.ready_timeout_ms).await?;
+        if options.simulator != SimulatorPolicy::Ignore {
+            link.wait_simulator_verdict(options.ready_timeout_ms)
+                .await?;
+        }
         if options.preflight {
             let report = link.run_preflight(&options.required_failsafes).await?;
             let refusals = report.refusals();
@@ -197,6 +211,21 @@ impl HilLink {
         })
     }
 
+    /// Waits until the autopilot's answer to "are you a simulator?" was judged.
+    async fn wait_simulator_verdict(&mut self, timeout_ms: u64) -> Result<(), HilError> {
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let judged = self
+            .wait_status(deadline, |s| s.simulator != SimulatorCheck::Checking)
+            .await?;
+        match judged {
+            Some(_) => Ok(()),
+            None => Err(HilError::NotReady {
+                missing: "an answer to the simulator check".into(),
+                timeout_ms,
+            }),
+        }
+    }
+
     async fn run_preflight(&self, required: &[String]) -> Result<PreflightReport, HilError> {
         let profile = self.status.borrow().profile.ok_or(HilError::Stopped)?;
         let names = PreflightReport::names(profile, required);
@@ -248,6 +277,16 @@ impl HilLink {
 
     pub fn status(&self) -> LinkStatus {
         self.status.borrow().clone()
+    }
+
+    /// Why this link will not fly its autopilot: connected under [`SimulatorPolicy::Require`],
+    /// the autopilot (after a reconnect, say) is not proven a simulator. Commands are refused
+    /// meanwhile, by the link task itself.
+    pub fn refusal(&self) -> Option<String> {
+        match (self.simulator, &self.status.borrow().simulator) {
+            (SimulatorPolicy::Require, SimulatorCheck::NotProven(why)) => Some(why.clone()),
+            _ => None,
+        }
     }
 
     /// Link measurements (refreshed every 100 ms by the link task).
@@ -337,6 +376,9 @@ fn receipt(report: PlanReport) -> Result<SendReceipt, LinkError> {
         )),
         PlanOutcome::Superseded => {
             refused(format!("{} superseded by a newer command", report.command))
+        }
+        PlanOutcome::Withdrawn { reason } => {
+            refused(format!("{} withdrawn: {reason}", report.command))
         }
         PlanOutcome::TimedOut { what, waited_ms } => Err(LinkError::Timeout {
             what,

@@ -3,8 +3,10 @@
 
 mod clock;
 mod driver;
+mod foreign_log;
 mod link;
 mod ready;
+mod simulator_watch;
 mod transport;
 
 pub use driver::LinkStatus;

@@ -13,11 +13,12 @@ use tokio_serial::{SerialPortBuilderExt, SerialStream};
 pub enum Transport {
     Udp {
         socket: UdpSocket,
-        /// Where to send: fixed for udpout/udpbcast; for udpin, the last sender whose datagram
-        /// carried an accepted frame ([`Transport::adopt_sender`]).
+        /// Where to send: fixed for udpout; for udpin and udpbcast, the address the session
+        /// bound the autopilot to ([`Transport::aim`]) — udpbcast broadcasts until then.
         peer: Option<SocketAddr>,
-        follow_sender: bool,
-        /// Who sent the last datagram (udpin).
+        /// udpout: `peer` never changes.
+        fixed: bool,
+        /// Who sent the last datagram.
         last_from: Option<SocketAddr>,
     },
     Tcp(TcpStream),
@@ -30,7 +31,7 @@ pub async fn open(address: &Address) -> io::Result<Transport> {
         Address::UdpIn { host, port } => Transport::Udp {
             socket: UdpSocket::bind((host.as_str(), *port)).await?,
             peer: None,
-            follow_sender: true,
+            fixed: false,
             last_from: None,
         },
         Address::UdpOut { host, port } | Address::UdpBroadcast { host, port } => {
@@ -47,7 +48,7 @@ pub async fn open(address: &Address) -> io::Result<Transport> {
             Transport::Udp {
                 socket,
                 peer: Some(peer),
-                follow_sender: false,
+                fixed: matches!(address, Address::UdpOut { .. }),
                 last_from: None,
             }
         }
@@ -100,18 +101,32 @@ impl Transport {
         Ok(n)
     }
 
-    /// Replies go to the sender of the last datagram from now on (udpin). The shell calls this
-    /// only when that datagram carried a frame the session accepted, so noise, or a frame
-    /// refused for its signature, cannot steer our commands elsewhere.
-    pub fn adopt_sender(&mut self) {
+    /// Who sent the last datagram; `None` on a stream (serial, TCP).
+    pub fn last_sender(&self) -> Option<SocketAddr> {
+        match self {
+            Transport::Udp { last_from, .. } => *last_from,
+            _ => None,
+        }
+    }
+
+    /// The one address a udpout transport talks to: frames from anywhere else are not its.
+    pub fn fixed_peer(&self) -> Option<SocketAddr> {
+        match self {
+            Transport::Udp {
+                peer, fixed: true, ..
+            } => *peer,
+            _ => None,
+        }
+    }
+
+    /// Sends to `to` from now on (udpin, udpbcast): the address the session bound the
+    /// autopilot to — never the sender of just any datagram, since anyone can send one.
+    pub fn aim(&mut self, to: SocketAddr) {
         if let Transport::Udp {
-            peer,
-            follow_sender: true,
-            last_from: Some(from),
-            ..
+            peer, fixed: false, ..
         } = self
         {
-            *peer = Some(*from);
+            *peer = Some(to);
         }
     }
 

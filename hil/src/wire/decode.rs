@@ -80,6 +80,11 @@ impl Decoder {
         }
     }
 
+    /// Drops any partial frame: the next bytes start a new datagram (signing state stays).
+    pub fn restart_framing(&mut self) {
+        self.frames = RawFrames::default();
+    }
+
     /// Hands over bytes as they came off the transport, in any chunking.
     pub fn push(&mut self, bytes: &[u8]) {
         self.frames.push(bytes);

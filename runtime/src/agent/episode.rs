@@ -64,7 +64,9 @@ pub async fn run_episode(
 
 /// Runs one episode of `policy` against `side` — the built-in world, or a flight controller
 /// over MAVLink with the world around it ([`LinkedVehicle`](super::LinkedVehicle)). A vehicle
-/// that can no longer be reached ends the episode with the reason `vehicle_link_lost`.
+/// that can no longer be reached ends the episode with the reason `vehicle_link_lost`; one the
+/// link refuses to fly any longer (an autopilot that came back not proven a simulator) with
+/// `vehicle_refused`.
 pub async fn run_episode_on<V: VehicleSide>(
     side: &mut V,
     policy: &mut dyn Policy,
@@ -85,9 +87,18 @@ pub async fn run_episode_on<V: VehicleSide>(
         Ok(()) => {}
         Err(Stop::Record(e)) => return Err(e),
         Err(Stop::Vehicle(e)) => {
-            tracing::error!("vehicle unreachable, ending the episode: {e}");
             out.success = false;
-            out.reason = "vehicle_link_lost".into();
+            out.reason = match e {
+                LinkError::Refused { .. } => {
+                    tracing::error!("the link refuses the vehicle, ending the episode: {e}");
+                    "vehicle_refused"
+                }
+                _ => {
+                    tracing::error!("vehicle unreachable, ending the episode: {e}");
+                    "vehicle_link_lost"
+                }
+            }
+            .into();
         }
     }
     recorder.append(

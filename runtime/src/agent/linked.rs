@@ -24,8 +24,11 @@ use alpha3_sim::operator::OperatorTurn;
 use alpha3_sim::world::CommandReceipt;
 use std::time::Duration;
 
-/// Still, in the sense of "the command is done": slower than this, m/s.
-const SETTLED_SPEED_MPS: f64 = 0.5;
+/// Still, in the sense of "the command is done": slower than this, m/s (horizontal,
+/// vertical). A real autopilot's position hold is never quite still: PX4 SIH hovers with
+/// 0.1–0.7 m/s of velocity noise, and a tighter bound kept moves "unfinished" for seconds.
+const SETTLED_SPEED_MPS: f64 = 1.0;
+const SETTLED_CLIMB_MPS: f64 = 0.5;
 /// How close to a commanded target counts as there, metres (horizontal, vertical).
 const ARRIVED_H_M: f64 = 3.0;
 const ARRIVED_V_M: f64 = 2.0;
@@ -36,6 +39,11 @@ pub trait LinkHealth {
     fn autopilot_lost(&self) -> bool;
     /// The link as measured (round trip, jitter, loss), when a round trip has been measured.
     fn measured(&self) -> Option<LinkSample>;
+    /// Why the link will no longer fly its vehicle (an autopilot that came back not proven
+    /// a simulator, under `fly`'s real-vehicle gate); the episode then ends.
+    fn refusal(&self) -> Option<String> {
+        None
+    }
 }
 
 impl LinkHealth for alpha3_hil::HilLink {
@@ -47,6 +55,10 @@ impl LinkHealth for alpha3_hil::HilLink {
     fn measured(&self) -> Option<LinkSample> {
         self.measurement()
             .to_sample(alpha3_core::link::Slice::Urllc, 0.0, 3_000)
+    }
+
+    fn refusal(&self) -> Option<String> {
+        alpha3_hil::HilLink::refusal(self)
     }
 }
 
@@ -83,6 +95,8 @@ pub struct LinkedVehicle<L> {
     sources: Sources,
     /// Where the last accepted move is going, for "settled".
     target: Option<Enu>,
+    /// The twin was put where the telemetry says at the last step (in the air, on a fix).
+    following: bool,
 }
 
 impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
@@ -96,6 +110,7 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
             operator,
             sources,
             target: None,
+            following: false,
         }
     }
 
@@ -133,7 +148,8 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
         if !s.armed || s.landed == LandedState::OnGround {
             return true;
         }
-        let still = s.ground_speed_mps() < SETTLED_SPEED_MPS && s.velocity.z.abs() < 0.3;
+        let still =
+            s.ground_speed_mps() < SETTLED_SPEED_MPS && s.velocity.z.abs() < SETTLED_CLIMB_MPS;
         if matches!(
             s.mode,
             FlightMode::Takeoff | FlightMode::Return | FlightMode::Land
@@ -203,25 +219,33 @@ impl<L: VehicleLink + LinkHealth> VehicleSide for LinkedVehicle<L> {
 
     async fn advance_to(&mut self, until_ms: u64) -> Result<(), LinkError> {
         self.link.advance(self.t0_ms + until_ms).await?;
+        if let Some(reason) = self.link.refusal() {
+            return Err(LinkError::Refused {
+                what: "commands".into(),
+                reason: format!("not proven a simulator: {reason}"),
+            });
+        }
         let now = self.episode_ms();
         self.world.advance_to_ms(now);
         // The twin is put where the vehicle reports itself, so objectives and violations are
         // the real flight's. Only on a 3D fix: without one the position is the autopilot's
         // dead reckoning, and the twin's own model (its faults included) knows as much.
         let s = self.link.snapshot();
-        if s.is_airborne() && s.gnss.fix.is_3d() {
-            self.world.follow(
+        self.following = s.is_airborne()
+            && s.gnss.fix.is_3d()
+            && self.world.follow(
                 alpha3_sim::vec3::from_enu(s.position),
                 alpha3_sim::vec3::from_enu(s.velocity),
             );
-        }
         Ok(())
     }
 
-    /// The vehicle and its twin are both done: the twin keeps the mission's progress (and, in
-    /// `sitl`, its truth), so it must have flown the command too.
+    /// The vehicle is done. While the twin follows the telemetry it is where the vehicle is,
+    /// so the vehicle's word is enough (the twin's own arrival test — within 1 m, below
+    /// 0.5 m/s — is for its ideal dynamics, and a real hover wanders outside it for seconds);
+    /// when it flies by itself (no fix) it keeps the mission's progress and must be done too.
     fn is_settled(&self) -> bool {
-        self.vehicle_settled() && self.world.is_settled()
+        self.vehicle_settled() && (self.following || self.world.is_settled())
     }
 
     fn realtime(&self) -> bool {

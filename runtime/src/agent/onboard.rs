@@ -13,6 +13,7 @@ use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate, evaluate_fail
 use alpha3_core::scenario::Scenario;
 use alpha3_core::vehicle::VehicleLink;
 use alpha3_hil::session::SessionConfig;
+use alpha3_hil::simulator::SimulatorPolicy;
 use alpha3_hil::{ConnectOptions, HilError, HilLink};
 use alpha3_sim::{World, WorldOptions};
 use std::path::{Path, PathBuf};
@@ -102,6 +103,8 @@ pub struct Connection {
     pub ready_timeout_ms: u64,
     pub required_failsafes: Vec<String>,
     pub tlog: Option<PathBuf>,
+    /// Whether to ask the autopilot if it is a simulator, and to fly nothing else (`fly`).
+    pub simulator: SimulatorPolicy,
 }
 
 impl Connection {
@@ -123,6 +126,7 @@ impl Connection {
             ready_timeout_ms: 30_000,
             required_failsafes: link.required_failsafes.clone(),
             tlog: None,
+            simulator: SimulatorPolicy::Ignore,
         })
     }
 
@@ -140,6 +144,7 @@ impl Connection {
                     preflight: true,
                     required_failsafes: self.required_failsafes.clone(),
                     tlog: self.tlog.clone(),
+                    simulator: self.simulator,
                 },
             )
             .await;
@@ -155,6 +160,20 @@ impl Connection {
             }
         }
     }
+}
+
+/// How many frames others than the autopilot sent, in a line for the operator; the link
+/// dropped them (it stays bound to the autopilot it heard first).
+pub fn foreign_note(status: &alpha3_hil::LinkStatus) -> Option<String> {
+    let f = status.foreign;
+    let s = f.last?;
+    let from = s
+        .from
+        .map_or_else(|| "the link".to_string(), |a| a.to_string());
+    Some(format!(
+        "{} frames from others than the autopilot dropped (last: system {} component {} from {from})",
+        f.count, s.system_id, s.component_id
+    ))
 }
 
 /// Waits (up to `timeout`) until the vehicle can be flown, before the first command: every

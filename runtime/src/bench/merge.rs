@@ -1,9 +1,11 @@
 //! `alpha3 bench merge --out DIR SHARD_DIR…`: one leaderboard and report from the records of
 //! several shards. Records are copied into `DIR/records/`; an episode id found in two shards is
 //! taken once (the first shard named wins, and the duplicate is reported); incomplete records
-//! are left out and reported. Shards of different suites are refused.
+//! are left out and reported. Shards of different suites, or made from different inputs
+//! ([`super::inputs`]), are refused; the merged folder gets their common `inputs.json`.
 
 use super::BenchError;
+use super::inputs::{self, Inputs};
 use super::outputs::{self, Manifest};
 use super::results::EpisodeResult;
 use super::resume::complete_result;
@@ -50,6 +52,7 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<MergeSummary, BenchError>
     if let Some(n) = count {
         summary.missing_shards = (0..n).filter(|i| !seen_shards.contains(i)).collect();
     }
+    let common = common_inputs(out, shards)?;
     let records_out = out.join("records");
     std::fs::create_dir_all(&records_out).map_err(|e| BenchError::io(&records_out, e))?;
     let mut ids = BTreeSet::new();
@@ -91,7 +94,35 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<MergeSummary, BenchError>
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
     };
     outputs::write(out, &title, &results, Some(&manifest))?;
+    if let Some(i) = &common {
+        inputs::write(out, i)?;
+    }
     Ok(summary)
+}
+
+/// The inputs the shards share (those that recorded them), also with what `out` already holds.
+fn common_inputs(out: &Path, shards: &[PathBuf]) -> Result<Option<Inputs>, BenchError> {
+    let mut common: Option<(PathBuf, Inputs)> = None;
+    let found = shards
+        .iter()
+        .map(|d| (d.clone(), inputs::read(d)))
+        .chain(std::iter::once((out.to_path_buf(), inputs::read(out))));
+    for (dir, i) in found {
+        let Some(i) = i else { continue };
+        match &common {
+            Some((first, c)) if c.hash != i.hash => {
+                return Err(BenchError::Merge(format!(
+                    "{} and {} were made from different inputs: {}",
+                    first.display(),
+                    dir.display(),
+                    c.differences(&i).join(", ")
+                )));
+            }
+            Some(_) => {}
+            None => common = Some((dir, i)),
+        }
+    }
+    Ok(common.map(|(_, i)| i))
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

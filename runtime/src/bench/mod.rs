@@ -1,8 +1,9 @@
 //! `alpha3 bench`: scenarios × seeds × policies against the built-in world.
 //!
 //! One file per concept: [`suite`] loads the suite file, [`plan()`] lists its episodes with
-//! stable ids, [`shard`] splits them across machines, [`resume`] skips what is already
-//! recorded, [`worker`] flies the rest concurrently ([`episode`] is one episode), [`progress`]
+//! stable ids, [`shard`] splits them across machines, [`inputs`] keeps a folder to the inputs
+//! that made it, [`resume`] skips what is already recorded, [`worker`] flies the rest concurrently ([`episode`] is one episode; [`failure`]
+//! records one the runtime failed on), [`progress`]
 //! draws the bar, [`results`] turns a record into a scored result, [`leaderboard`], [`report`]
 //! and [`plot`] write the outputs ([`outputs`]), [`merge`] combines shards and [`export`] turns
 //! records into α3-Bench episode files.
@@ -13,6 +14,8 @@
 
 pub mod episode;
 pub mod export;
+pub mod failure;
+pub mod inputs;
 pub mod leaderboard;
 pub mod merge;
 pub mod outputs;
@@ -60,6 +63,8 @@ pub enum BenchError {
     Output(String),
     #[error("merge: {0}")]
     Merge(String),
+    #[error("{0}")]
+    Inputs(String),
     #[error(
         "episode {id} has been running for {secs} s without finishing (a policy stuck in a \
          computation); giving up — the records so far are kept, a rerun resumes"
@@ -79,7 +84,11 @@ impl BenchError {
     pub fn is_invalid_input(&self) -> bool {
         matches!(
             self,
-            Self::Suite { .. } | Self::Shard(_) | Self::Policy { .. } | Self::Merge(_)
+            Self::Suite { .. }
+                | Self::Shard(_)
+                | Self::Policy { .. }
+                | Self::Merge(_)
+                | Self::Inputs(_)
         )
     }
 }
@@ -96,6 +105,8 @@ pub struct RunOptions {
     pub progress: bool,
     /// Give up on an episode running longer than this (default: [`worker::stall_limit`]).
     pub stall_limit: Option<std::time::Duration>,
+    /// Delete the records of an earlier run in `out` first (see [`inputs::claim`]).
+    pub fresh: bool,
 }
 
 /// What a run did.
@@ -109,6 +120,10 @@ pub struct RunSummary {
     pub flown: usize,
     /// Torn or incomplete records thrown away and flown again.
     pub discarded: usize,
+    /// Records of failed episodes flown again.
+    pub retried: usize,
+    /// Episodes this run could not fly to their end (recorded as failed, in the leaderboard).
+    pub failures: Vec<worker::Failure>,
     pub concurrency: usize,
     pub elapsed_s: f64,
     pub report: PathBuf,
@@ -120,6 +135,11 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
     let started = std::time::Instant::now();
     let suite = Suite::load(&options.suite)?;
     let plan = plan::plan(&suite, options.shard);
+    inputs::claim(
+        &options.out,
+        &inputs::Inputs::of("bench", &suite),
+        options.fresh,
+    )?;
     let records = options.out.join("records");
     let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
     let state = resume::prepare(&records, &plan, &scorer)?;
@@ -147,8 +167,8 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
     let flown = flown?;
     let skipped = state.done.len();
     let mut results = state.done;
-    let flown_count = flown.len();
-    results.extend(flown);
+    let flown_count = flown.results.len();
+    results.extend(flown.results);
     let manifest = outputs::Manifest {
         suite: suite.bench.name.clone(),
         shard: options.shard.to_string(),
@@ -169,6 +189,8 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         skipped,
         flown: flown_count,
         discarded: state.discarded,
+        retried: state.retried,
+        failures: flown.failures,
         concurrency,
         elapsed_s: started.elapsed().as_secs_f64(),
         report: options.out.join("report.html"),

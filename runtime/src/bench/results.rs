@@ -66,6 +66,13 @@ impl EpisodeResult {
         })
     }
 
+    /// Whether the runtime failed on this episode ([`alpha3_core::record::EPISODE_FAILED`]).
+    pub fn failed(&self) -> bool {
+        self.reason
+            .as_deref()
+            .is_some_and(alpha3_core::record::is_failure_reason)
+    }
+
     /// The record's closing [`Event::Score`]: α3(e) and its pillars with IQ's length term taken
     /// at the default T* (the leaderboard recomputes it with the run's own T*).
     pub fn score_event(&self) -> Event {

@@ -2,8 +2,9 @@
 //! (skipped, their results read back) and which must run. A record is written as
 //! `<id>.jsonl.part` and renamed to `<id>.jsonl` only once complete, so a crash leaves at most
 //! a `.part` file; it, and any `.jsonl` that is torn or lacks its termination or score (copied
-//! in, or written by an older build), is deleted and the episode flown again from scratch. One
-//! file per episode id: nothing is ever recorded twice.
+//! in, or written by an older build), is deleted and the episode flown again from scratch. So
+//! is the record of an episode the runtime failed on ([`super::failure`]): the failure may have
+//! been passing. One file per episode id: nothing is ever recorded twice.
 
 use super::BenchError;
 use super::plan::PlannedEpisode;
@@ -31,6 +32,8 @@ pub struct ResumeState {
     pub pending: Vec<usize>,
     /// Records deleted because they were torn or incomplete.
     pub discarded: usize,
+    /// Records of failed episodes deleted to fly them again.
+    pub retried: usize,
 }
 
 /// Sorts the plan into done and pending, deleting partial records.
@@ -49,12 +52,14 @@ pub fn prepare(
         }
         let path = record_path(records, &ep.id);
         match complete_result(&path, scorer) {
-            Some(r) if r.id == ep.id => state.done.push(r),
+            Some(r) if r.id == ep.id && !r.failed() => state.done.push(r),
             found => {
                 if path.exists() {
                     std::fs::remove_file(&path).map_err(|e| BenchError::io(&path, e))?;
-                    if found.is_none() {
-                        state.discarded += 1;
+                    match found {
+                        None => state.discarded += 1,
+                        Some(r) if r.failed() => state.retried += 1,
+                        Some(_) => {}
                     }
                 }
                 state.pending.push(i);

@@ -5,6 +5,10 @@
 //! (a local model keeps its prompt-header KV cache warm across episodes); the scripted agent is
 //! built per episode from its scenario, and a replay per episode so it starts at its first turn.
 //!
+//! An episode whose flight panics or fails is recorded as a failed episode ([`super::failure`])
+//! and the worker goes on with the next one; so does the run. An episode no worker reported (all
+//! of them gone) is recorded as failed too: every planned episode ends up in the results.
+//!
 //! A policy stuck in a computation never returns to the runtime, so no deadline can stop it:
 //! the calling thread watches how long each worker has been on its episode and, past
 //! `stall_limit`, gives up with an error naming the episode (the records written so far stay;
@@ -12,6 +16,7 @@
 
 use super::BenchError;
 use super::episode::fly;
+use super::failure::{injected_panic, panic_text, record_failure};
 use super::plan::PlannedEpisode;
 use super::results::EpisodeResult;
 use super::suite::Suite;
@@ -19,15 +24,44 @@ use crate::policy::scripted::ScriptedPolicy;
 use crate::policy::{Policy, from_config};
 use alpha3_core::config::PolicyBackend;
 use alpha3_core::score::Scorer;
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-/// What a worker reports for one episode.
-pub type Report = Result<EpisodeResult, BenchError>;
+/// Why an episode could not be flown to its end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub id: String,
+    pub why: String,
+    /// The input was at fault (a policy that would not build), not the run.
+    pub invalid_input: bool,
+}
+
+/// What a worker reports for one episode: its result (a failed episode's too) and, when it
+/// failed, why.
+#[derive(Debug)]
+pub struct Report {
+    pub result: EpisodeResult,
+    pub failure: Option<Failure>,
+}
+
+/// What a worker sends: an episode's report, or why it could not start at all.
+enum Message {
+    Episode(Box<Report>),
+    Fatal(BenchError),
+}
+
+/// Everything the workers flew.
+#[derive(Debug, Default)]
+pub struct Flown {
+    /// Every pending episode's result, failed ones included.
+    pub results: Vec<EpisodeResult>,
+    pub failures: Vec<Failure>,
+}
 
 /// The work shared by the workers.
 struct Shared {
@@ -42,9 +76,10 @@ struct Shared {
 }
 
 /// Flies `pending` (indices into `plan`) on `concurrency` threads; `on_result` sees every
-/// result as it arrives, on the calling thread. Stops taking new episodes after the first
-/// error, lets the running ones finish, and returns that error. An episode running longer than
-/// `stall_limit` is an error too (returned at once; its worker is abandoned).
+/// result as it arrives, on the calling thread. A failed episode is a result (recorded as
+/// failed) and the others go on. An episode running longer than `stall_limit` stops the run
+/// with an error (returned at once; its worker is abandoned), as does a worker that cannot
+/// start.
 pub fn run_all(
     suite: &Suite,
     plan: &[PlannedEpisode],
@@ -53,7 +88,7 @@ pub fn run_all(
     concurrency: usize,
     stall_limit: Duration,
     mut on_result: impl FnMut(&EpisodeResult),
-) -> Result<Vec<EpisodeResult>, BenchError> {
+) -> Result<Flown, BenchError> {
     let workers = concurrency.clamp(1, pending.len().max(1));
     let shared = Arc::new(Shared {
         suite: suite.clone(),
@@ -64,7 +99,7 @@ pub fn run_all(
         stop: AtomicBool::new(false),
         busy: (0..workers).map(|_| Mutex::new(None)).collect(),
     });
-    let (tx, rx) = mpsc::channel::<Report>();
+    let (tx, rx) = mpsc::channel::<Message>();
     for w in 0..workers {
         let tx = tx.clone();
         let mine = Arc::clone(&shared);
@@ -77,17 +112,18 @@ pub fn run_all(
         }
     }
     drop(tx);
-    let mut results = Vec::with_capacity(pending.len());
-    let mut first_error = None;
+    let mut flown = Flown::default();
+    let mut fatal = None;
     loop {
         match rx.recv_timeout(Duration::from_millis(250)) {
-            Ok(Ok(r)) => {
-                on_result(&r);
-                results.push(r);
+            Ok(Message::Episode(report)) => {
+                on_result(&report.result);
+                flown.failures.extend(report.failure);
+                flown.results.push(report.result);
             }
-            Ok(Err(e)) => {
+            Ok(Message::Fatal(e)) => {
                 shared_stop(&shared);
-                first_error.get_or_insert(e);
+                fatal.get_or_insert(e);
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -98,10 +134,43 @@ pub fn run_all(
             }
         }
     }
-    match first_error {
-        Some(e) => Err(e),
-        None => Ok(results),
+    if let Some(e) = fatal {
+        return Err(e);
     }
+    unreported(&shared, &mut flown, &mut on_result)?;
+    Ok(flown)
+}
+
+/// Records every pending episode no worker reported (its worker died without a word) as
+/// failed, so none goes missing from the results.
+fn unreported(
+    shared: &Shared,
+    flown: &mut Flown,
+    on_result: &mut impl FnMut(&EpisodeResult),
+) -> Result<(), BenchError> {
+    let reported: BTreeSet<&str> = flown.results.iter().map(|r| r.id.as_str()).collect();
+    let missing: Vec<&PlannedEpisode> = shared
+        .pending
+        .iter()
+        .map(|&i| &shared.plan[i])
+        .filter(|ep| !reported.contains(ep.id.as_str()))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
+    let why = "not flown: its worker stopped without reporting it";
+    for ep in missing {
+        let result = record_failure(&shared.suite, ep, &shared.records, &scorer, why);
+        on_result(&result);
+        flown.failures.push(Failure {
+            id: ep.id.clone(),
+            why: why.into(),
+            invalid_input: false,
+        });
+        flown.results.push(result);
+    }
+    Ok(())
 }
 
 fn shared_stop(shared: &Shared) {
@@ -118,21 +187,25 @@ fn stalled(shared: &Shared, limit: Duration) -> Option<(String, u64)> {
     })
 }
 
-fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Report>) {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+fn new_runtime() -> Result<tokio::runtime::Runtime, BenchError> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
+        .map_err(|e| BenchError::Worker(format!("tokio runtime: {e}")))
+}
+
+fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Message>) {
+    let mut runtime = match new_runtime() {
         Ok(r) => r,
         Err(e) => {
-            let _ = tx.send(Err(BenchError::Worker(format!("tokio runtime: {e}"))));
+            let _ = tx.send(Message::Fatal(e));
             return;
         }
     };
     let scorer = match Scorer::new(Default::default()) {
         Ok(s) => s,
         Err(e) => {
-            let _ = tx.send(Err(BenchError::Worker(format!("scorer: {e}"))));
+            let _ = tx.send(Message::Fatal(BenchError::Worker(format!("scorer: {e}"))));
             return;
         }
     };
@@ -147,28 +220,58 @@ fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Report>) {
         if let Ok(mut slot) = shared.busy[w].lock() {
             *slot = Some((ep.id.clone(), Instant::now()));
         }
-        let report = runtime.block_on(async {
-            let mut fresh;
-            let policy: &mut dyn Policy = match policy_kind(suite, ep.policy) {
-                Build::PerEpisode => {
-                    fresh = per_episode(suite, ep)?;
-                    fresh.as_mut()
-                }
-                Build::PerWorker => match kept.entry(ep.policy) {
-                    Entry::Occupied(e) => e.into_mut().as_mut(),
-                    Entry::Vacant(e) => {
-                        let mut p = build(suite, ep.policy)?;
-                        p.warm_up().await;
-                        e.insert(p).as_mut()
+        let flight = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            runtime.block_on(async {
+                injected_panic(&ep.id);
+                let mut fresh;
+                let policy: &mut dyn Policy = match policy_kind(suite, ep.policy) {
+                    Build::PerEpisode => {
+                        fresh = per_episode(suite, ep)?;
+                        fresh.as_mut()
                     }
-                },
-            };
-            fly(suite, ep, policy, &shared.records, &scorer).await
-        });
+                    Build::PerWorker => match kept.entry(ep.policy) {
+                        Entry::Occupied(e) => e.into_mut().as_mut(),
+                        Entry::Vacant(e) => {
+                            let mut p = build(suite, ep.policy)?;
+                            p.warm_up().await;
+                            e.insert(p).as_mut()
+                        }
+                    },
+                };
+                fly(suite, ep, policy, &shared.records, &scorer).await
+            })
+        }));
+        let failed = match flight {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(e)) => Err((e.to_string(), e.is_invalid_input())),
+            Err(payload) => {
+                // Nothing the panic touched is trusted again: the policy it was flying is
+                // built afresh, and so is the runtime.
+                kept.remove(&ep.policy);
+                if let Ok(r) = new_runtime() {
+                    runtime = r;
+                }
+                Err((format!("worker panicked: {}", panic_text(&*payload)), false))
+            }
+        };
+        let report = match failed {
+            Ok(result) => Report {
+                result,
+                failure: None,
+            },
+            Err((why, invalid_input)) => Report {
+                result: record_failure(suite, ep, &shared.records, &scorer, &why),
+                failure: Some(Failure {
+                    id: ep.id.clone(),
+                    why,
+                    invalid_input,
+                }),
+            },
+        };
         if let Ok(mut slot) = shared.busy[w].lock() {
             *slot = None;
         }
-        if tx.send(report).is_err() {
+        if tx.send(Message::Episode(Box::new(report))).is_err() {
             break;
         }
     }

@@ -16,10 +16,14 @@ pub struct BenchArgs {
     /// Suite file, e.g. configs/bench/short.toml.
     #[arg(long)]
     pub suite: Option<PathBuf>,
-    /// Results directory (records/, leaderboard.csv|json|md, report.html). A rerun into the
-    /// same directory resumes: complete records are kept, the rest is flown again.
+    /// Results directory (records/, leaderboard.csv|json|md, report.html, inputs.json). A rerun
+    /// into the same directory resumes: complete records are kept, the rest is flown again; it
+    /// is refused when the suite, its configs or scenarios, or alpha3's version changed.
     #[arg(long, default_value = "out/bench")]
     pub out: PathBuf,
+    /// Delete the records of an earlier run in --out and start afresh.
+    #[arg(long)]
+    pub fresh: bool,
     /// Run only shard i of n (`0/4`); combine shards with `alpha3 bench merge`.
     #[arg(long)]
     pub shard: Option<String>,
@@ -95,8 +99,16 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         concurrency: args.concurrency,
         progress: !args.quiet,
         stall_limit: args.episode_timeout_s.map(std::time::Duration::from_secs),
+        fresh: args.fresh,
     })?;
     let rate = summary.flown as f64 / summary.elapsed_s.max(1e-9);
+    let mut redone = String::new();
+    if summary.discarded > 0 {
+        redone += &format!(", {} incomplete record(s) redone", summary.discarded);
+    }
+    if summary.retried > 0 {
+        redone += &format!(", {} failed episode(s) flown again", summary.retried);
+    }
     eprintln!(
         "alpha3 bench: suite {} shard {}: {} episode(s) planned, {} flown, {} already recorded{}; {} worker(s), {:.1} s ({:.2} episodes/s)",
         summary.suite,
@@ -104,11 +116,7 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         summary.planned,
         summary.flown,
         summary.skipped,
-        if summary.discarded > 0 {
-            format!(", {} incomplete record(s) redone", summary.discarded)
-        } else {
-            String::new()
-        },
+        redone,
         summary.concurrency,
         summary.elapsed_s,
         rate
@@ -121,7 +129,24 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         );
     }
     println!("{}", summary.report.display());
-    Ok(exit::code(exit::OK))
+    if summary.failures.is_empty() {
+        return Ok(exit::code(exit::OK));
+    }
+    for f in &summary.failures {
+        eprintln!("alpha3 bench: episode {} failed: {}", f.id, f.why);
+    }
+    eprintln!(
+        "alpha3 bench: {} episode(s) failed; they are recorded as failed (counted in the \
+         leaderboard), and a rerun flies them again",
+        summary.failures.len()
+    );
+    // Input at fault (a policy that would not build) is exit 1, anything else 3.
+    let code = if summary.failures.iter().all(|f| f.invalid_input) {
+        exit::INVALID
+    } else {
+        exit::FAILURE
+    };
+    Ok(exit::code(code))
 }
 
 fn run_merge(out: &std::path::Path, shards: &[PathBuf]) -> Result<ExitCode, BenchError> {

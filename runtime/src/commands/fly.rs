@@ -1,9 +1,11 @@
 //! `alpha3 fly`: onboard, attached to a flight controller through `alpha3-hil`, with a person
 //! on the operator channel (stdin and, optionally, a local socket for a ground-station bridge).
 //!
-//! Before anything is opened, and again once the autopilot is heard, the real-vehicle gate
-//! ([`crate::real_vehicle`]) refuses a flight controller that is not provably a simulator on
-//! this machine, unless `--allow-real-vehicle` is given. Parameters named in `[link]
+//! Before anything is opened, and again once the autopilot is heard and on every reconnect,
+//! the real-vehicle gate ([`crate::real_vehicle`]) refuses a flight controller that is not
+//! provably a simulator on this machine, unless `--allow-real-vehicle` is given. A link that
+//! other machines can reach must be signed, unless `--allow-unsigned` is given
+//! ([`crate::unsigned_link`]). Parameters named in `[link]
 //! param_writes` are written after connecting (and nothing else: fence, failsafe, arming and
 //! system-id parameters are refused by `alpha3-hil` unless named), each one logged and noted
 //! in the record's header.
@@ -13,18 +15,20 @@
 //! line is cut), notes the restart, holds the vehicle and flies on in the same record; a record
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
-use crate::agent::onboard::{Connection, anchor_mission, mission, wait_ready_to_fly};
+use crate::agent::onboard::{Connection, anchor_mission, foreign_note, mission, wait_ready_to_fly};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, VehicleSide, run_episode_on};
 use crate::exit;
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
 use crate::real_vehicle::{after_connect, before_connect};
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
 use crate::recorder::{Recorder, is_complete};
+use crate::unsigned_link::exposure;
 use alpha3_core::command::Command;
 use alpha3_core::config::Config;
 use alpha3_core::gate::evaluate_failsafe;
 use alpha3_core::record::Event;
 use alpha3_core::vehicle::VehicleLink;
+use alpha3_hil::simulator::SimulatorPolicy;
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
@@ -46,6 +50,10 @@ pub struct FlyArgs {
     /// Allow a flight controller that is not provably simulated.
     #[arg(long)]
     pub allow_real_vehicle: bool,
+    /// Allow an unsigned link that other machines can reach (a serial radio, a socket not
+    /// bound to loopback).
+    #[arg(long)]
+    pub allow_unsigned: bool,
     /// Seed of the world around the vehicle (peers, sensors, network model).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -114,6 +122,18 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
             v.reason()
         );
     }
+    if let Some(link) = &config.link
+        && let Some(why) = exposure(&address, link)
+    {
+        if !args.allow_unsigned {
+            eprintln!("alpha3 fly: refusing to fly: {why}");
+            eprintln!(
+                "alpha3 fly: sign the link ([link] signing_key_env, require_signing = true) or pass --allow-unsigned"
+            );
+            return Ok(exit::code(exit::INVALID));
+        }
+        tracing::warn!("flying over an exposed, unsigned link: {why}");
+    }
     let scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
         Ok(s) => s,
         Err(e) => {
@@ -163,6 +183,13 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     }
     conn.ready_timeout_ms = args.ready_timeout_s * 1000;
     conn.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
+    // Asked at connect and on every reconnect; unless allowed, the link itself refuses every
+    // command while the autopilot is not proven a simulator.
+    conn.simulator = if args.allow_real_vehicle {
+        SimulatorPolicy::Check
+    } else {
+        SimulatorPolicy::Require
+    };
 
     let link = conn
         .connect()
@@ -253,6 +280,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
                 "simulated": verdict.is_simulated(),
                 "real_vehicle_gate": verdict.reason(),
                 "allow_real_vehicle": args.allow_real_vehicle,
+                "allow_unsigned": args.allow_unsigned,
                 "tlog": conn.tlog.as_ref().map(|p| p.display().to_string()),
                 "param_writes": writes,
                 "anchor": anchor,
@@ -288,6 +316,8 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     )
     .await?;
     let (link, _) = side.into_parts();
+    let status = link.status();
+    let refused = link.refusal();
     link.close().await;
     eprintln!(
         "alpha3 fly: {} after {} turns ({} tool actions, {} tokens); record: {}",
@@ -297,6 +327,12 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         outcome.tokens,
         record.display()
     );
+    if let Some(note) = foreign_note(&status) {
+        eprintln!("alpha3 fly: {note}");
+    }
+    if let Some(why) = refused {
+        return refuse(&format!("after the autopilot came back: {why}"));
+    }
     Ok(exit::code(exit::OK))
 }
 

@@ -76,17 +76,8 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(exit::code(exit::USAGE));
     };
-    let text = match std::fs::read_to_string(&args.scenario) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!(
-                "alpha3 sim-vehicle: cannot read {}: {e}",
-                args.scenario.display()
-            );
-            return Ok(exit::code(exit::INVALID));
-        }
-    };
-    let mut scenario = match alpha3_sim::scenario::parse_scenario(&text) {
+    // Read through the scenario loader: the file's size is checked before it is parsed.
+    let mut scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("alpha3 sim-vehicle: {}: {e}", args.scenario.display());

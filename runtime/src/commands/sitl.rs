@@ -14,7 +14,8 @@
 
 use crate::agent::anchor::Anchor;
 use crate::agent::onboard::{
-    Connection, anchor_mission, bring_to_start, mission, settle_on_ground, wait_ready_to_fly,
+    Connection, anchor_mission, bring_to_start, foreign_note, mission, settle_on_ground,
+    wait_ready_to_fly,
 };
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::bench::resume::{partial_path, record_path};
@@ -75,8 +76,12 @@ pub struct SitlArgs {
     /// Do not fly the same episodes in the built-in world for the twin-vs-real gap.
     #[arg(long)]
     pub no_builtin: bool,
+    /// Results directory; a rerun resumes into it only from the same inputs (as for `bench`).
     #[arg(long, default_value = "out/sitl")]
     pub out: PathBuf,
+    /// Delete the records and tlogs of an earlier run in --out and start afresh.
+    #[arg(long)]
+    pub fresh: bool,
     /// Run only shard i of n (`0/4`).
     #[arg(long)]
     pub shard: Option<String>,
@@ -193,6 +198,15 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let episodes = plan(&suite, shard);
+    let inputs = crate::bench::inputs::Inputs::of("sitl", &suite);
+    if args.fresh {
+        // The built-in twins of the old episodes go with them.
+        let _ = std::fs::remove_dir_all(args.out.join("builtin"));
+    }
+    if let Err(e) = crate::bench::inputs::claim(&args.out, &inputs, args.fresh) {
+        eprintln!("alpha3 sitl: {e}");
+        return Ok(exit::code(exit::INVALID));
+    }
     let records = args.out.join("records");
     let scorer = Scorer::new(Default::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let state = resume::prepare(&records, &episodes, &scorer)?;
@@ -243,6 +257,16 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
                     }
                     Err(e) => {
                         eprintln!("  {}: FAILED on {}: {e:#}", ep.id, vehicle.connect);
+                        // Still an episode of the run: recorded as failed, in N and the report.
+                        let why = format!("{e:#}");
+                        let r = crate::bench::failure::record_failure(
+                            ctx.suite,
+                            ep,
+                            ctx.records,
+                            ctx.scorer,
+                            &why,
+                        );
+                        results.borrow_mut().push(r);
                         failed.borrow_mut().push(ep.id.clone());
                     }
                 }
@@ -502,6 +526,9 @@ async fn fly_one(
     .await?;
     let end_ms = crate::agent::VehicleSide::now_ms(&side);
     let (link, _) = side.into_parts();
+    if let Some(note) = foreign_note(&link.status()) {
+        eprintln!("  {}: {note}", ep.id);
+    }
     link.close().await;
     let record = read_record(&part)?;
     let result = EpisodeResult::from_record(scorer, &record)

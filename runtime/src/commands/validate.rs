@@ -1,8 +1,10 @@
 //! `alpha3 validate FILE…`: configs, scenarios, episode files and flight records, each checked
 //! against its schema and rules; every problem names the file, the JSON path and the rule.
 
-use alpha3_core::document::{DocumentKind, Problem, check_text, detect_kind};
+use alpha3_core::document::{DocumentKind, Problem, check_text, detect_kind, size_problem};
+use alpha3_core::scenario::limits::MAX_SCENARIO_BYTES;
 use clap::{Args, ValueEnum};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -68,6 +70,19 @@ pub fn check_file(path: &Path, kind: Option<DocumentKind>) -> FileReport {
         problems: Vec::new(),
         error: None,
     };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    // A file over a scenario's size cap is told from its start before it is read whole: a
+    // scenario that large is refused unread (parsing it could take gigabytes).
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.len() > MAX_SCENARIO_BYTES
+    {
+        let told = kind.or_else(|| detect_kind(name, &head(path)));
+        if let Some(p) = told.and_then(|k| size_problem(k, meta.len())) {
+            report.kind = told;
+            report.problems = vec![p];
+            return report;
+        }
+    }
     let text = match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(t) => t,
@@ -81,7 +96,6 @@ pub fn check_file(path: &Path, kind: Option<DocumentKind>) -> FileReport {
             return report;
         }
     };
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let Some(kind) = kind.or_else(|| detect_kind(name, &text)) else {
         report.error = Some(
             "cannot tell what this file is (config .toml, scenario, episode, agent turn, record .jsonl); use --kind".into(),
@@ -91,6 +105,15 @@ pub fn check_file(path: &Path, kind: Option<DocumentKind>) -> FileReport {
     report.kind = Some(kind);
     report.problems = check_text(kind, &text);
     report
+}
+
+/// The first 64 KiB of `path` as text (lossy), enough to tell what it holds.
+fn head(path: &Path) -> String {
+    let mut buf = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(64 << 10).read_to_end(&mut buf);
+    }
+    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// Expands directories into the files they hold, in a stable order.

@@ -6,6 +6,7 @@
 use alpha3_sim::endpoint::{BootTiming, Endpoint, EndpointOptions, EndpointTransport, LinkOptions};
 use alpha3_sim::{World, WorldOptions};
 use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 pub fn root() -> PathBuf {
@@ -45,7 +46,7 @@ pub fn write_scenario(dir: &Path) -> PathBuf {
 pub fn write_config(dir: &Path, port: u16, extra_link: &str) -> PathBuf {
     let text = std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap();
     let text = text.replace(
-        "connect = \"udpin:0.0.0.0:14540\"",
+        "connect = \"udpin:127.0.0.1:14540\"",
         &format!("connect = \"udpin:127.0.0.1:{port}\"\n{extra_link}"),
     );
     assert!(text.contains(&format!("127.0.0.1:{port}")));
@@ -79,11 +80,16 @@ pub fn write_suite(dir: &Path, config: &Path) -> PathBuf {
 
 /// The built-in world of the short scenario as a PX4-like vehicle talking to `port`.
 pub async fn vehicle(port: u16, seed: u64) -> Endpoint {
+    vehicle_to(format!("127.0.0.1:{port}").parse().unwrap(), seed).await
+}
+
+/// As [`vehicle`], sending to `remote` (a forwarder, say).
+pub async fn vehicle_to(remote: std::net::SocketAddr, seed: u64) -> Endpoint {
     let scenario = alpha3_sim::scenario::parse_scenario(&short_scenario().to_string()).unwrap();
     let world = World::new(scenario, WorldOptions::seeded(seed));
     let link = LinkOptions::onboard(EndpointTransport::Udp {
         bind: "127.0.0.1:0".parse().unwrap(),
-        remote: Some(format!("127.0.0.1:{port}").parse().unwrap()),
+        remote: Some(remote),
     });
     let mut options = EndpointOptions::single(0, link);
     options.boot = BootTiming {
@@ -94,8 +100,13 @@ pub async fn vehicle(port: u16, seed: u64) -> Endpoint {
     Endpoint::spawn(world, options).await.unwrap()
 }
 
+/// The `alpha3` binary under test; `ALPHA3_BIN` runs another build (e.g. an older one, to
+/// show that a regression test fails without its fix).
 pub fn alpha3() -> std::process::Command {
-    std::process::Command::new(env!("CARGO_BIN_EXE_alpha3"))
+    let bin = std::env::var_os("ALPHA3_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_alpha3")));
+    std::process::Command::new(bin)
 }
 
 /// The project's Python with pymavlink (scripts/setup.sh makes it).
@@ -141,6 +152,32 @@ pub fn our_read_tlog(path: &Path) -> std::collections::BTreeMap<String, u64> {
             .or_insert(0u64) += 1;
     }
     counts
+}
+
+/// Reads `fly`'s stderr as it comes: signals each line that satisfies `ready`, and returns
+/// the whole text at the end.
+pub fn read_stderr(
+    child: &mut std::process::Child,
+    ready: impl Fn(&str) -> bool + Send + 'static,
+) -> (
+    std::sync::mpsc::Receiver<()>,
+    std::thread::JoinHandle<String>,
+) {
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if ready(&line) {
+                let _ = tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    (rx, reader)
 }
 
 /// The events of a record, in order.

@@ -53,7 +53,8 @@ use MavParamType::{
     MAV_PARAM_TYPE_REAL32 as F32,
 };
 
-/// ArduCopter 4.7 SITL defaults (copter.parm) for what the endpoint acts on or `hil` reads.
+/// ArduCopter 4.7 SITL defaults (copter.parm) for what the endpoint acts on or `hil` reads
+/// (preflight's failsafes, the simulator check's `SIM_SPEEDUP` and `FORMAT_VERSION`).
 /// `MAV_SYSID` and `MAV_GCS_SYSID` are 4.7's names; `SYSID_THISMAV` and `SYSID_MYGCS` do not
 /// exist any more.
 const PARAMS: &[(&str, Value, MavParamType)] = &[
@@ -68,12 +69,16 @@ const PARAMS: &[(&str, Value, MavParamType)] = &[
     ("FS_EKF_ACTION", Value::Int(1), I8),
     ("FS_GCS_ENABLE", Value::Int(0), I8),
     ("FS_GCS_TIMEOUT", Value::Real(5.0), F32),
+    ("FORMAT_VERSION", Value::Int(120), I16),
     ("FS_THR_ENABLE", Value::Int(1), I8),
     ("GUID_TIMEOUT", Value::Real(3.0), F32),
     ("LAND_SPEED", Value::Int(50), I16),
     ("MAV_GCS_SYSID", Value::Int(255), I16),
     ("MAV_SYSID", Value::Int(1), I16),
     ("RTL_ALT", Value::Int(1500), I32),
+    // Only SITL builds have the SIM_ group: what `hil::simulator` asks to tell SITL from a
+    // flight controller.
+    ("SIM_SPEEDUP", Value::Real(1.0), F32),
     ("WPNAV_SPEED", Value::Real(1000.0), F32),
 ];
 

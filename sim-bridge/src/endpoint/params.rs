@@ -47,7 +47,9 @@ impl Value {
 }
 
 /// PX4 defaults (upstream main, 2025) for what the endpoint implements. `MAV_SYS_ID` is set
-/// per instance.
+/// per instance. `SIM_BAT_*` and `SYS_HITL` are there because PX4's SITL has them: they are
+/// how a companion tells a SITL from a flight build (`alpha3_hil::simulator`), and this
+/// endpoint is a simulator.
 const DEFAULTS: &[(&str, Value)] = &[
     ("COM_DISARM_LAND", Value::Real(2.0)),
     ("COM_DISARM_PRFLT", Value::Real(10.0)),
@@ -63,7 +65,10 @@ const DEFAULTS: &[(&str, Value)] = &[
     ("NAV_DLL_ACT", Value::Int(0)),
     ("NAV_RCL_ACT", Value::Int(2)),
     ("RTL_RETURN_ALT", Value::Real(60.0)),
+    ("SIM_BAT_DRAIN", Value::Real(60.0)),
+    ("SIM_BAT_ENABLE", Value::Int(1)),
     ("SYS_AUTOSTART", Value::Int(10040)),
+    ("SYS_HITL", Value::Int(0)),
 ];
 
 /// The parameter table, in the autopilot's (alphabetical) index order.
@@ -122,6 +127,14 @@ impl Params {
             (_, v) => v,
         };
         true
+    }
+
+    /// Takes a parameter away (a test plays a flight build, which has no `SIM_*`); `false`
+    /// when there was none.
+    pub fn remove(&mut self, name: &str) -> bool {
+        let before = self.entries.len();
+        self.entries.retain(|(n, _, _)| n != name);
+        self.entries.len() < before
     }
 
     /// PARAM_VALUE for entry `index`.

@@ -2,33 +2,60 @@
 //! and the few fields the world needs that core keeps as untyped extras.
 
 use crate::error::SimError;
+use alpha3_core::episode::StructureProblem;
 use alpha3_core::frames::Enu;
-use alpha3_core::scenario::{Scenario, scenario_problems};
+use alpha3_core::scenario::limits::MAX_SCENARIO_BYTES;
+use alpha3_core::scenario::{Scenario, scenario_problems, scenario_size_problem};
 use serde_json::Value;
+use std::io::Read;
 use std::path::Path;
 
-/// Parses and checks a scenario. A scenario `validate` would reject is refused here too.
-pub fn parse_scenario(text: &str) -> Result<Scenario, SimError> {
-    let scenario: Scenario = serde_json::from_str(text)?;
-    let problems = scenario_problems(&scenario);
-    if let Some(p) = problems.first() {
-        return Err(SimError::Invalid {
-            count: problems.len(),
-            first: format!("{}: {}", p.pointer, p.message),
-        });
+/// The error for a scenario breaking `count` rules, the first being `p`.
+fn invalid(p: &StructureProblem, count: usize) -> SimError {
+    let at = if p.pointer.is_empty() {
+        "/"
+    } else {
+        &p.pointer
+    };
+    SimError::Invalid {
+        count,
+        first: format!("{at}: {} [rule: {}]", p.message, p.rule),
     }
-    if scenario.mission.waypoints.is_empty() {
-        return Err(SimError::NoWaypoints);
-    }
-    Ok(scenario)
 }
 
-/// Reads and parses a scenario file.
+/// Parses and checks a scenario: a scenario `validate` would reject (its size, the sizes of its
+/// lists, ranges, areas, containment, spawn) is refused here too, by the same function.
+pub fn parse_scenario(text: &str) -> Result<Scenario, SimError> {
+    if let Some(p) = scenario_size_problem(text.len() as u64) {
+        return Err(invalid(&p, 1));
+    }
+    let scenario: Scenario = serde_json::from_str(text)?;
+    let problems = scenario_problems(&scenario);
+    match problems.first() {
+        Some(p) => Err(invalid(p, problems.len())),
+        None => Ok(scenario),
+    }
+}
+
+/// Reads and parses a scenario file; a file over the size cap is refused unread.
 pub fn read_scenario(path: &Path) -> Result<Scenario, SimError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SimError::Io {
+    let io = |source| SimError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SCENARIO_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        let size = std::fs::metadata(path).map_or(bytes.len() as u64, |m| m.len());
+        if let Some(p) = scenario_size_problem(size.max(bytes.len() as u64)) {
+            return Err(invalid(&p, 1));
+        }
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
     parse_scenario(&text)
 }
 

@@ -3,7 +3,13 @@
 //! traffic picture the gate has too (cooperative peers' shared plans, other aircraft's
 //! broadcast tracks, moving obstacles). It asks with a little more margin than the gate, so a
 //! leg it plans is still clear when it is flown a few seconds off the estimate.
+//!
+//! Static no-fly zones are checked apart, only those near the leg ([`super::near`]): the copy
+//! holds everything else, and a leg's nearby zones are added to a bare copy of the airspace
+//! for it. So a check costs what the zones around the leg cost, not what the whole map does.
 
+use super::near::StaticZones;
+use alpha3_core::airspace::Area;
 use alpha3_core::command::Command;
 use alpha3_core::config::Limits;
 use alpha3_core::frames::Enu;
@@ -37,10 +43,32 @@ pub(super) const TIMED_IDS: [&str; 3] = [
     ids::NO_FLY_MOVING_CONFLICT,
 ];
 
+/// Findings of the static-zone check (the only ones asked of a leg's nearby zones).
+const STATIC_NO_FLY_IDS: [&str; 2] = [ids::NO_FLY_PATH_CROSSES, ids::NO_FLY_TARGET_INSIDE];
+
 /// The agent's copy of the gate.
 #[derive(Debug, Clone)]
 pub(super) struct PathCheck {
+    /// Everything but the static no-fly zones: fence, band, energy, traffic, plans, moving
+    /// zones.
     gate: GateContext,
+    /// The same airspace and airframe with no zone, traffic or plan: a leg's nearby static
+    /// zones are checked on a copy of it.
+    bare: GateContext,
+    statics: StaticZones,
+}
+
+/// Denial finding ids of `command` from `snap` at `t_ms` under `ctx`.
+fn denials(
+    ctx: &GateContext,
+    snap: &VehicleSnapshot,
+    command: &Command,
+    t_ms: u64,
+) -> Vec<&'static str> {
+    match evaluate(ctx, snap, command, t_ms, &mut GateState::default()) {
+        Verdict::Denied(findings) => findings.iter().map(|f| f.id).collect(),
+        _ => Vec::new(),
+    }
 }
 
 impl PathCheck {
@@ -52,9 +80,54 @@ impl PathCheck {
         limits.position_uncertainty_m = limits.position_uncertainty_m.max(PLANNING_UNCERTAINTY_M);
         let profile =
             crate::agent::profile_for_scenario(scenario, &crate::agent::shipped_vehicle());
-        let mut gate = GateContext::from_scenario(scenario, &limits, &profile, 0).ok()?;
+        let mut open = scenario.clone();
+        let statics = std::mem::take(&mut open.airspace.no_fly_zones);
+        let mut gate = GateContext::from_scenario(&open, &limits, &profile, 0).ok()?;
         gate.set_peer_plans(known_plans(scenario)).ok()?;
-        Some(Self { gate })
+        open.airspace.no_fly_zones_dynamic.clear();
+        open.traffic.clear();
+        let bare = GateContext::from_scenario(&open, &limits, &profile, 0).ok()?;
+        // Every static zone makes a context, as it does for the episode's gate.
+        statics
+            .iter()
+            .try_fold(bare.clone(), |ctx, a| ctx.with_no_fly(a))
+            .ok()?;
+        Some(Self {
+            gate,
+            bare,
+            statics: StaticZones::new(statics),
+        })
+    }
+
+    /// Denial finding ids of `command` from `snap`, whose horizontal path runs from `from` to
+    /// `to`: everything but the static zones from the copy, then the zones near the path.
+    fn check(
+        &self,
+        snap: &VehicleSnapshot,
+        command: &Command,
+        from: [f64; 2],
+        to: [f64; 2],
+    ) -> Vec<&'static str> {
+        let t_ms = snap.time_ms;
+        let mut found = denials(&self.gate, snap, command, t_ms);
+        let near: Vec<&Area> = self.statics.near(from, to).collect();
+        if near.is_empty() {
+            return found;
+        }
+        let local = near
+            .into_iter()
+            .try_fold(self.bare.clone(), |ctx, a| ctx.with_no_fly(a));
+        match local {
+            Ok(ctx) => found.extend(
+                denials(&ctx, snap, command, t_ms)
+                    .into_iter()
+                    .filter(|id| STATIC_NO_FLY_IDS.contains(id)),
+            ),
+            // Every zone made a context when this copy was built; should one not, the way is
+            // taken as blocked.
+            Err(_) => found.push(ids::NO_FLY_PATH_CROSSES),
+        }
+        found
     }
 
     /// Denial finding ids for a leg `from` → `to` started at rest at scenario time `t_s`
@@ -77,10 +150,7 @@ impl PathCheck {
             target: Enu::new(to[0], to[1], to[2]),
             speed_mps: None,
         };
-        match evaluate(&self.gate, &snap, &command, t_ms, &mut GateState::default()) {
-            Verdict::Denied(findings) => findings.iter().map(|f| f.id).collect(),
-            _ => Vec::new(),
-        }
+        self.check(&snap, &command, [from[0], from[1]], [to[0], to[1]])
     }
 
     /// Whether the gate would let the vehicle return home from `at` at `t_s` (a watchdog return
@@ -93,16 +163,15 @@ impl PathCheck {
             velocity: Enu::new(0.0, 0.0, 0.0),
             ..*now
         };
-        match evaluate(
-            &self.gate,
+        let home = self.gate.home();
+        self.check(
             &snap,
             &Command::ReturnToHome,
-            t_ms,
-            &mut GateState::default(),
-        ) {
-            Verdict::Denied(findings) => findings.iter().all(|f| TIMED_IDS.contains(&f.id)),
-            _ => true,
-        }
+            [at[0], at[1]],
+            [home.x, home.y],
+        )
+        .iter()
+        .all(|id| TIMED_IDS.contains(id))
     }
 
     /// Whether holding at `at` from `t0_s` to `t1_s` keeps clear of traffic and moving zones
@@ -134,4 +203,68 @@ fn known_plans(scenario: &Scenario) -> Vec<PeerPlan> {
     let traffic = Traffic::new(scenario, cruise);
     let end = scenario.mission.time_budget_s.max(0.0) + PLAN_TAIL_S;
     crate::agent::plans_over(&traffic, scenario, 0.0, end, PLAN_STEP_S)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::EpisodeSettings;
+    use alpha3_core::frames::Geo;
+    use alpha3_core::snapshot::LandedState;
+
+    /// Suite scenario 0 with one zone at (400, 100) and `far` more along its north edge, no
+    /// traffic.
+    fn scenario(far: usize) -> Scenario {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../configs/scenarios/sc-0000.json"
+        );
+        let mut s = alpha3_sim::scenario::read_scenario(std::path::Path::new(path)).unwrap();
+        s.traffic.clear();
+        s.airspace.no_fly_zones_dynamic.clear();
+        s.extra.remove("moving_obstacles");
+        s.airspace.no_fly_zones = vec![Area::cylinder([400.0, 100.0], 30.0, 0.0, 200.0)];
+        s.airspace.no_fly_zones.extend((0..far).map(|i| {
+            let (x, y) = (
+                20.0 + (i % 100) as f64 * 7.6,
+                700.0 + (i / 100) as f64 * 9.0,
+            );
+            Area::cylinder([x, y], 2.0, 0.0, 200.0)
+        }));
+        s
+    }
+
+    fn hovering(at: [f64; 3]) -> VehicleSnapshot {
+        let mut s = VehicleSnapshot::on_ground_at_home(Geo::default(), 0);
+        s.armed = true;
+        s.landed = LandedState::InAir;
+        s.position = Enu::new(at[0], at[1], at[2]);
+        s
+    }
+
+    #[test]
+    fn zones_far_from_a_leg_change_no_verdict_and_a_near_one_still_denies() {
+        let limits = EpisodeSettings::default().limits;
+        let one = PathCheck::new(&scenario(0), &limits).unwrap();
+        let many = PathCheck::new(&scenario(999), &limits).unwrap();
+        assert_eq!(many.statics.near([200.0, 100.0], [600.0, 100.0]).count(), 1);
+        let now = hovering([200.0, 100.0, 40.0]);
+        let legs = [
+            ([200.0, 100.0, 40.0], [600.0, 100.0, 40.0]),
+            ([200.0, 100.0, 40.0], [200.0, 300.0, 40.0]),
+            ([200.0, 100.0, 40.0], [390.0, 110.0, 40.0]),
+            ([500.0, 300.0, 60.0], [500.0, 650.0, 60.0]),
+        ];
+        for (from, to) in legs {
+            assert_eq!(many.leg(&now, from, to, 5.0), one.leg(&now, from, to, 5.0));
+        }
+        let through = many.leg(&now, legs[0].0, legs[0].1, 5.0);
+        assert!(through.contains(&ids::NO_FLY_PATH_CROSSES), "{through:?}");
+        let into = many.leg(&now, legs[2].0, legs[2].1, 5.0);
+        assert!(into.contains(&ids::NO_FLY_TARGET_INSIDE), "{into:?}");
+        assert!(many.leg(&now, legs[1].0, legs[1].1, 5.0).is_empty());
+        // Home (the spawn, west) lies behind the zone from (600, 100), not from (200, 300).
+        assert!(!many.return_ok(&now, [600.0, 100.0, 40.0], 5.0));
+        assert!(many.return_ok(&now, [200.0, 300.0, 40.0], 5.0));
+    }
 }

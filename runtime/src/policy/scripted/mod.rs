@@ -19,6 +19,7 @@
 
 mod check;
 mod mission;
+mod near;
 mod route;
 mod timing;
 mod words;

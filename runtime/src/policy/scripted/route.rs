@@ -9,6 +9,10 @@ use alpha3_core::snapshot::VehicleSnapshot;
 
 /// Margins outside a zone's radius to try, metres.
 const MARGINS_M: [f64; 5] = [12.0, 20.0, 32.0, 50.0, 75.0];
+/// Zones in the way tried for a way around, first along the leg first: each costs up to 20
+/// candidate ways of up to 3 checked legs, so a leg through a dense field of zones would
+/// otherwise try hundreds (the suite has at most 6 zones).
+const MAX_ZONES_TRIED: usize = 12;
 
 /// A static zone as a circle (every static zone of the suite is a cylinder).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -115,7 +119,7 @@ pub(super) fn around(
             .1
             .total_cmp(&closest(from, to, b.center).1)
     });
-    for zone in in_way {
+    for zone in in_way.into_iter().take(MAX_ZONES_TRIED) {
         let (_, s) = closest(from, to, zone.center);
         let c = zone.center;
         for margin in MARGINS_M {

@@ -2,6 +2,10 @@
 //! no-fly zones with floor and ceiling (static or moving). Coordinates are local metres (x east,
 //! y north). Fields we do not model are kept in `extra` so files round-trip.
 
+mod polygon;
+
+pub use polygon::{MIN_POLYGON_AREA_M2, polygon_contains, polygon_problem};
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -64,16 +68,12 @@ impl Area {
         }
     }
 
-    /// A structural problem with this area, if any (for `validate`).
+    /// A structural problem with this area, if any (for `validate`, and for the gate, which
+    /// refuses such an area): a polygon that is not simple or encloses no area, a radius that
+    /// is not positive, a floor not below its ceiling.
     pub fn problem(&self) -> Option<String> {
         match self {
-            Area::Polygon { points, .. } if points.len() < 3 => Some(format!(
-                "a polygon needs at least 3 points, has {}",
-                points.len()
-            )),
-            Area::Polygon { points, .. } if points.iter().flatten().any(|v| !v.is_finite()) => {
-                Some("polygon coordinates must be finite".into())
-            }
+            Area::Polygon { points, .. } => polygon_problem(points),
             Area::Circle { radius_m, .. } | Area::Cylinder { radius_m, .. }
                 if !(radius_m.is_finite() && *radius_m > 0.0) =>
             {
@@ -85,6 +85,20 @@ impl Area {
                 "floor_m ({floor_m}) must be below ceiling_m ({ceiling_m})"
             )),
             _ => None,
+        }
+    }
+
+    /// Whether the horizontal point `p` is inside the area (a cylinder counts as its circle;
+    /// a point on a polygon's edge may go either way).
+    pub fn contains_xy(&self, p: [f64; 2]) -> bool {
+        match self {
+            Area::Polygon { points, .. } => polygon_contains(points, p),
+            Area::Circle {
+                center, radius_m, ..
+            }
+            | Area::Cylinder {
+                center, radius_m, ..
+            } => (p[0] - center[0]).hypot(p[1] - center[1]) <= *radius_m,
         }
     }
 }
@@ -109,6 +123,14 @@ mod tests {
     }
 
     #[test]
+    fn containment_counts_a_cylinder_as_its_circle() {
+        let square = Area::polygon(vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]);
+        assert!(square.contains_xy([5.0, 5.0]) && !square.contains_xy([15.0, 5.0]));
+        let cyl = Area::cylinder([0.0, 0.0], 10.0, 0.0, 50.0);
+        assert!(cyl.contains_xy([6.0, 6.0]) && !cyl.contains_xy([8.0, 8.0]));
+    }
+
+    #[test]
     fn problems_are_found() {
         assert!(
             Area::polygon(vec![[0.0, 0.0], [1.0, 0.0]])
@@ -121,6 +143,10 @@ mod tests {
                 .is_some()
         );
         assert!(Area::circle([0.0, 0.0], -1.0).problem().is_some());
+        let bow_tie = vec![[0.0, 0.0], [10.0, 10.0], [10.0, 0.0], [0.0, 6.0]];
+        assert!(Area::polygon(bow_tie).problem().is_some());
+        let flat = vec![[0.0, 0.0], [5.0, 0.0], [10.0, 0.0]];
+        assert!(Area::polygon(flat).problem().is_some());
         assert!(
             Area::cylinder([0.0, 0.0], 10.0, 0.0, 20.0)
                 .problem()
