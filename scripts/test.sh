@@ -25,6 +25,21 @@ scripts/setup.sh
 # shellcheck disable=SC1091
 . .venv/alpha3-env
 
+step "ArduPilot SITL (../shared/ardupilot/build.sh, cached outside the clone)"
+# The ArduPilot tests (runtime/tests/ardupilot_conformance.rs, sitl_ardupilot.rs) fly a real
+# ArduCopter SITL. build.sh skips every step already done: under a second on a warm machine,
+# ~18 min of compiling on a fresh 2-core one. Without the bundle those tests skip (and fail
+# under CI=true).
+export ARDUPILOT_SITL_HOME="${ARDUPILOT_SITL_HOME:-$HOME/.cache/ardupilot-sitl}"
+ardupilot_build="$ROOT/../shared/ardupilot/build.sh"
+if [[ -f "$ardupilot_build" ]]; then
+    ardupilot_started=$SECONDS
+    bash "$ardupilot_build" "$ARDUPILOT_SITL_HOME"
+    printf 'ArduPilot SITL ready in %ss\n' "$((SECONDS - ardupilot_started))"
+else
+    printf 'no %s: the ArduPilot SITL tests will skip\n' "$ardupilot_build"
+fi
+
 step "PX4 SITL (the real autopilot the end-to-end tests fly; built once into a cache)"
 PX4_SITL_HOME="$(scripts/px4-sitl.sh)"
 export PX4_SITL_HOME

@@ -80,6 +80,63 @@ pub struct Gnss {
     pub eph_m: f64,
 }
 
+/// Inputs of the gate that the backend has not reported yet. A real autopilot reports each in
+/// its own time (ArduPilot streams nothing until asked), and a value never reported must not
+/// pass for a real one: an unknown battery is not an empty one, an unknown position is not
+/// home. The built-in world knows everything from the start (all `false`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Unreported {
+    /// No battery state yet (SYS_STATUS / BATTERY_STATUS with a remaining charge).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub battery: bool,
+    /// No position estimate yet.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub position: bool,
+    /// No home position yet.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub home: bool,
+    /// No GNSS report yet (fix type unknown, not "no fix").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fix: bool,
+    /// No landed state yet (on the ground or flying is unknown).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub landed: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Unreported {
+    /// Nothing is reported yet: a freshly connected autopilot.
+    pub const ALL: Self = Self {
+        battery: true,
+        position: true,
+        home: true,
+        fix: true,
+        landed: true,
+    };
+
+    /// Everything has been reported.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// What is still missing, as "battery, position" (empty when nothing is).
+    pub fn names(&self) -> Vec<&'static str> {
+        [
+            (self.battery, "battery"),
+            (self.position, "position"),
+            (self.home, "home"),
+            (self.fix, "GNSS fix"),
+            (self.landed, "landed state"),
+        ]
+        .into_iter()
+        .filter_map(|(missing, name)| missing.then_some(name))
+        .collect()
+    }
+}
+
 /// The vehicle's state as one value: the gate and the policy see only this.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VehicleSnapshot {
@@ -98,6 +155,9 @@ pub struct VehicleSnapshot {
     /// The local frame's origin.
     pub home: Geo,
     pub gnss: Gnss,
+    /// Which of the above the backend has not reported yet (their values are placeholders).
+    #[serde(default, skip_serializing_if = "Unreported::is_empty")]
+    pub unreported: Unreported,
 }
 
 impl VehicleSnapshot {
@@ -122,6 +182,7 @@ impl VehicleSnapshot {
                 satellites: 12,
                 eph_m: 0.5,
             },
+            unreported: Unreported::default(),
         }
     }
 
@@ -149,5 +210,15 @@ mod tests {
         assert_eq!(back, s);
         assert_eq!(back.ground_speed_mps(), 5.0);
         assert!(!back.is_airborne());
+        assert!(
+            !text.contains("unreported"),
+            "a fully reported snapshot serialises as before: {text}"
+        );
+        s.unreported.battery = true;
+        let text = serde_json::to_string(&s).unwrap();
+        assert!(text.contains(r#""unreported":{"battery":true}"#), "{text}");
+        assert_eq!(serde_json::from_str::<VehicleSnapshot>(&text).unwrap(), s);
+        assert_eq!(Unreported::ALL.names().len(), 5);
+        assert_eq!(s.unreported.names(), ["battery"]);
     }
 }

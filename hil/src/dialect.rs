@@ -26,6 +26,7 @@ pub mod id {
     pub const GLOBAL_POSITION_INT: u32 = 33;
     pub const AUTOPILOT_VERSION: u32 = 148;
     pub const BATTERY_STATUS: u32 = 147;
+    pub const EKF_STATUS_REPORT: u32 = 193;
     pub const EXTENDED_SYS_STATE: u32 = 245;
     pub const HOME_POSITION: u32 = 242;
 }

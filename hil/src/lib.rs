@@ -14,7 +14,8 @@
 //!   [`heartbeat`], [`telemetry`] (the snapshot cache), [`command`] (COMMAND_LONG/INT + ACK),
 //!   [`plan`] (steps and telemetry confirmation, [`confirm`]), [`offboard`] (setpoint stream),
 //!   [`param`] (PARAM protocol), [`timesync`], [`statustext`], [`streams`] (telemetry
-//!   requests) and [`measure`] (RTT, jitter, loss, throughput).
+//!   requests), [`readiness`] (whether the autopilot says it could arm, and why not) and
+//!   [`measure`] (RTT, jitter, loss, throughput).
 //! - [`translate()`]: a [`Command`](alpha3_core::command::Command) as MAVLink steps for a
 //!   [`Profile`]; [`preflight`]: the autopilot's failsafe parameters; [`simulator`]: whether
 //!   the autopilot is a SITL, from its own parameters.
@@ -33,6 +34,7 @@ pub mod param_guard;
 pub mod plan;
 pub mod preflight;
 pub mod profile;
+pub mod readiness;
 pub mod session;
 pub mod simulator;
 pub mod statustext;
@@ -51,4 +53,4 @@ pub use profile::Profile;
 pub use translate::translate;
 pub mod shell;
 
-pub use shell::{ConnectOptions, HilLink, LinkStatus};
+pub use shell::{ConnectOptions, HilLink, LinkStatus, ReadyToFly, ready_to_fly, wait_ready_to_fly};

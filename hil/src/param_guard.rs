@@ -62,6 +62,11 @@ const PROTECTED: &[(&str, ProtectedClass)] = &[
     ("MAV_SYS_ID", ProtectedClass::SystemId),
     ("MAV_COMP_ID", ProtectedClass::SystemId),
     ("SYSID_", ProtectedClass::SystemId),
+    // ArduPilot 4.7's names for SYSID_THISMAV and SYSID_MYGCS.
+    ("MAV_SYSID", ProtectedClass::SystemId),
+    ("MAV_GCS_SYSID", ProtectedClass::SystemId),
+    // ArduCopter: the auto-disarm delay after arming or landing.
+    ("DISARM_DELAY", ProtectedClass::Arming),
 ];
 
 /// The protected class of parameter `name`, if it has one.
@@ -131,6 +136,12 @@ mod tests {
             ("ARMING_CHECK", ProtectedClass::Arming),
             ("MAV_SYS_ID", ProtectedClass::SystemId),
             ("SYSID_THISMAV", ProtectedClass::SystemId),
+            ("MAV_SYSID", ProtectedClass::SystemId),
+            ("MAV_GCS_SYSID", ProtectedClass::SystemId),
+            ("FS_GCS_TIMEOUT", ProtectedClass::Failsafe),
+            ("BATT_FS_CRT_ACT", ProtectedClass::Failsafe),
+            ("FENCE_ALT_MAX", ProtectedClass::Fence),
+            ("RTL_ALT", ProtectedClass::Failsafe),
             ("gf_action", ProtectedClass::Fence),
         ] {
             assert_eq!(protected_class(name), Some(class), "{name}");
@@ -140,6 +151,8 @@ mod tests {
             "SR0_POSITION",
             "MIS_TAKEOFF_ALT",
             "MAV_0_RATE",
+            "MAV2_POSITION",
+            "WPNAV_SPEED",
         ] {
             assert_eq!(protected_class(name), None, "{name}");
         }

@@ -1,5 +1,7 @@
 //! Preflight: the autopilot's own failsafes, read over the PARAM protocol and reported; flight
-//! is refused when the config requires a failsafe that is off or cannot be read.
+//! is refused when the config requires a failsafe that is off or cannot be read. A parameter
+//! that firmware renamed is read under both names (ArduPilot 4.7's `MAV_GCS_SYSID` was
+//! `SYSID_MYGCS`); the new name wins when both answer.
 
 use crate::param::ParamValue;
 use crate::profile::Profile;
@@ -20,6 +22,8 @@ pub enum OffWhen {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FailsafeParam {
     pub name: &'static str,
+    /// The name older firmware gives it, read when `name` does not answer.
+    pub older: Option<&'static str>,
     pub what: &'static str,
     pub off_when: OffWhen,
 }
@@ -28,8 +32,17 @@ impl FailsafeParam {
     pub const fn new(name: &'static str, what: &'static str, off_when: OffWhen) -> Self {
         Self {
             name,
+            older: None,
             what,
             off_when,
+        }
+    }
+
+    /// The same parameter, called `older` by older firmware.
+    pub const fn formerly(self, older: &'static str) -> Self {
+        Self {
+            older: Some(older),
+            ..self
         }
     }
 
@@ -61,12 +74,14 @@ pub struct PreflightReport {
 }
 
 impl PreflightReport {
-    /// Names to read: the profile's failsafes and any extra required ones.
+    /// Names to read: the profile's failsafes (under their older names too) and any extra
+    /// required ones.
     pub fn names(profile: Profile, required: &[String]) -> Vec<String> {
         let mut names: Vec<String> = profile
             .failsafes()
             .iter()
-            .map(|f| f.name.to_string())
+            .flat_map(|f| std::iter::once(f.name).chain(f.older))
+            .map(str::to_string)
             .collect();
         for r in required {
             if !names.contains(r) {
@@ -81,19 +96,30 @@ impl PreflightReport {
         required: &[String],
         values: &BTreeMap<String, ParamValue>,
     ) -> Self {
+        let older: Vec<&str> = profile.failsafes().iter().filter_map(|f| f.older).collect();
+        let wanted = |name: &str| required.iter().any(|r| r == name);
         let readings = Self::names(profile, required)
             .into_iter()
-            .map(|name| {
-                let known = profile.failsafes().iter().find(|f| f.name == name);
+            // An older name is shown in its new name's row, unless the config names it.
+            .filter(|name| !older.contains(&name.as_str()) || wanted(name))
+            .map(|asked| {
+                let known = profile.failsafes().iter().find(|f| f.name == asked);
                 let param = known.copied().unwrap_or(FailsafeParam::new(
                     "",
                     "required by config",
                     OffWhen::Zero,
                 ));
-                let value = values.get(&name).copied();
+                let required = wanted(&asked) || param.older.is_some_and(wanted);
+                let answered = std::iter::once(asked.as_str())
+                    .chain(param.older)
+                    .find_map(|n| values.get(n).map(|v| (n.to_string(), *v)));
+                let (name, value) = match answered {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (asked, None),
+                };
                 FailsafeReading {
                     off: value.is_some_and(|v| param.is_off(v)),
-                    required: required.contains(&name),
+                    required,
                     what: param.what,
                     value,
                     name,
@@ -118,6 +144,17 @@ impl PreflightReport {
 
     pub fn is_ok(&self) -> bool {
         self.refusals().is_empty()
+    }
+
+    /// The height above home the autopilot's own return climbs to, metres: PX4's
+    /// `RTL_RETURN_ALT` is in metres, ArduPilot's `RTL_ALT` in centimetres.
+    pub fn return_altitude_m(&self) -> Option<f64> {
+        let (name, per_metre) = match self.profile {
+            Profile::Px4 => ("RTL_RETURN_ALT", 1.0),
+            Profile::ArduPilot => ("RTL_ALT", 100.0),
+        };
+        let r = self.readings.iter().find(|r| r.name == name)?;
+        Some(r.value?.as_f64() / per_metre)
     }
 }
 
@@ -174,6 +211,40 @@ mod tests {
             "warn-only fence is off, but not required here"
         );
         assert!(report.to_string().contains("NAV_DLL_ACT"));
+    }
+
+    #[test]
+    fn renamed_parameters_are_read_under_either_name_and_rtl_alt_is_centimetres() {
+        let new = values(&[
+            ("MAV_GCS_SYSID", ParamValue::Int(255)),
+            ("RTL_ALT", ParamValue::Int(1500)),
+        ]);
+        let report = PreflightReport::evaluate(Profile::ArduPilot, &[], &new);
+        let names: Vec<_> = report.readings.iter().map(|r| r.name.as_str()).collect();
+        assert!(names.contains(&"MAV_GCS_SYSID") && !names.contains(&"SYSID_MYGCS"));
+        assert_eq!(report.return_altitude_m(), Some(15.0));
+        let old = values(&[("SYSID_MYGCS", ParamValue::Int(255))]);
+        let report = PreflightReport::evaluate(Profile::ArduPilot, &[], &old);
+        let gcs = report
+            .readings
+            .iter()
+            .find(|r| r.what.contains("GCS failsafe watches"))
+            .unwrap();
+        assert_eq!(
+            (gcs.name.as_str(), gcs.value),
+            ("SYSID_MYGCS", Some(ParamValue::Int(255)))
+        );
+        assert!(
+            PreflightReport::names(Profile::ArduPilot, &[]).contains(&"SYSID_MYGCS".to_string())
+        );
+        // Requiring the failsafe by its old name is honoured when only the old name answers.
+        let required = vec!["FS_GCS_ENABLE".to_string()];
+        let off = values(&[("FS_GCS_ENABLE", ParamValue::Int(0))]);
+        let report = PreflightReport::evaluate(Profile::ArduPilot, &required, &off);
+        assert_eq!(
+            report.refusals(),
+            ["FS_GCS_ENABLE (GCS (data-link) failsafe) is off: 0"]
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use crate::dialect::{MavMessage, mav};
 use crate::profile::Profile;
 use alpha3_core::frames::{Enu, Geo, LocalFrame, Ned, wrap_heading_deg};
-use alpha3_core::snapshot::{FixType, FlightMode, Gnss, LandedState, VehicleSnapshot};
+use alpha3_core::snapshot::{FixType, FlightMode, Gnss, LandedState, Unreported, VehicleSnapshot};
 
 /// What the cache has seen so far: a snapshot is only meaningful with home and a position.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,6 +49,8 @@ impl TelemetryCache {
             eph_m: 0.0,
         };
         snapshot.battery.remaining_pct = 0.0;
+        // Placeholders until the autopilot reports them: the gate refuses to read them.
+        snapshot.unreported = Unreported::ALL;
         Self {
             snapshot,
             frame: LocalFrame::new(Geo::default()),
@@ -113,6 +115,8 @@ impl TelemetryCache {
                 };
                 self.seen.heartbeat = true;
             }
+            // ArduPilot streams zeros until it has a position: that is no position at all.
+            MavMessage::GLOBAL_POSITION_INT(p) if p.lat == 0 && p.lon == 0 => return false,
             MavMessage::GLOBAL_POSITION_INT(p) => {
                 let geo = Geo {
                     lat_deg: f64::from(p.lat) * 1e-7,
@@ -121,6 +125,7 @@ impl TelemetryCache {
                 };
                 self.global = Some(geo);
                 s.position = self.frame.to_enu(geo);
+                s.unreported.position = false;
                 s.velocity = Ned::new(
                     f64::from(p.vx) * 0.01,
                     f64::from(p.vy) * 0.01,
@@ -144,6 +149,7 @@ impl TelemetryCache {
                 s.position = Enu::new(n.x + h.x, n.y + h.y, n.z + h.z);
                 s.velocity = Ned::new(f64::from(p.vx), f64::from(p.vy), f64::from(p.vz)).to_enu();
                 self.seen.position = true;
+                s.unreported.position = false;
             }
             MavMessage::ATTITUDE(a) => {
                 s.yaw_deg = wrap_heading_deg(f64::from(a.yaw).to_degrees());
@@ -163,6 +169,7 @@ impl TelemetryCache {
                 }
                 self.home_local = Ned::new(f64::from(h.x), f64::from(h.y), f64::from(h.z));
                 self.seen.home = true;
+                s.unreported.home = false;
             }
             MavMessage::SYS_STATUS(st) => {
                 if st.voltage_battery != u16::MAX {
@@ -175,12 +182,14 @@ impl TelemetryCache {
                 };
                 if st.battery_remaining >= 0 && !self.battery_from_status {
                     s.battery.remaining_pct = f64::from(st.battery_remaining);
+                    s.unreported.battery = false;
                 }
             }
             MavMessage::BATTERY_STATUS(b) if b.id == 0 => {
                 if b.battery_remaining >= 0 {
                     s.battery.remaining_pct = f64::from(b.battery_remaining);
                     self.battery_from_status = true;
+                    s.unreported.battery = false;
                 }
                 if b.current_battery >= 0 {
                     s.battery.current_a = f64::from(b.current_battery) * 0.01;
@@ -188,8 +197,11 @@ impl TelemetryCache {
             }
             MavMessage::EXTENDED_SYS_STATE(e) => {
                 s.landed = landed_state(e.landed_state);
+                // UNDEFINED says nothing about flying; it stays unreported.
+                s.unreported.landed = s.landed == LandedState::Unknown;
             }
             MavMessage::GPS_RAW_INT(g) => {
+                s.unreported.fix = false;
                 s.gnss = Gnss {
                     fix: fix_type(g.fix_type),
                     satellites: if g.satellites_visible == u8::MAX {

@@ -120,6 +120,7 @@ fn a_go_to_from_an_infinite_position_gets_a_saturated_arrival_wait() {
         arm_ready_ms: 15_000,
         arm_interval_ms: 1000,
         arrive_timeout_ms: 10_000,
+        cruise_speed_mps: None,
     };
     let land = Command::Land {
         site: Some([30.0, 40.0]),

@@ -10,6 +10,7 @@ use super::rate::RateState;
 use super::verdict::{Finding, Findings, Severity, Verdict, push_finding};
 use super::{
     altitude, energy, escape, geofence, ids, landing, no_fly, rate, separation, site, state,
+    unreported,
 };
 use crate::command::Command;
 use crate::snapshot::VehicleSnapshot;
@@ -70,7 +71,8 @@ const CHECKS: [Check; 8] = [
 /// approved: it is what every failure falls back to — as a hold, or, when holding here is
 /// predicted to breach the separation soon, as the move out of the way (`escape`) that passes
 /// every check, or the return when hovering on would leave too little battery for the way
-/// home. Any other command runs
+/// home. Any other command first needs every input its checks read to have been reported
+/// (`unreported`: "battery not yet reported" rather than "battery low"), then runs
 /// through [`CHECK_ORDER`]; an out-of-band target altitude is clamped into the band first when
 /// `limits.clamp_altitude` allows it. On approval, `state` records the command (rate limit,
 /// cruise speed); on denial it is left as it was. A clamped command evaluated again with the
@@ -96,6 +98,10 @@ pub fn evaluate(
     }
     if let Some(f) = state::invalid(snapshot, command) {
         return denied(f);
+    }
+    let missing = unreported::check(snapshot, command);
+    if !missing.is_empty() {
+        return Verdict::Denied(missing);
     }
     let mut findings = Findings::new();
     let (command, clamp) = altitude::clamp(ctx, command);

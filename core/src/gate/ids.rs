@@ -25,6 +25,16 @@ pub const STATE_NO_FIX: &str = "gate.state.no_fix";
 pub const STATE_SPEED: &str = "gate.state.speed";
 /// Arming with the battery at or below the reserve. limit/measured: percent.
 pub const STATE_BATTERY_LOW: &str = "gate.state.battery_low";
+/// The command needs the battery state and the autopilot has not reported it yet.
+pub const STATE_BATTERY_UNREPORTED: &str = "gate.state.battery_unreported";
+/// The command needs the position and the autopilot has not reported it yet.
+pub const STATE_POSITION_UNREPORTED: &str = "gate.state.position_unreported";
+/// The command needs home and the autopilot has not reported it yet.
+pub const STATE_HOME_UNREPORTED: &str = "gate.state.home_unreported";
+/// The command needs the GNSS fix and the autopilot has not reported it yet.
+pub const STATE_FIX_UNREPORTED: &str = "gate.state.fix_unreported";
+/// The command needs to know whether the vehicle is flying and the autopilot has not said.
+pub const STATE_LANDED_UNREPORTED: &str = "gate.state.landed_unreported";
 /// Too many commands. limit: commands/s allowed; measured: the rate this command would make.
 pub const RATE_EXCEEDED: &str = "gate.rate.exceeded";
 /// A target altitude was moved into the band (severity clamp). limit: the bound; measured: asked.
@@ -82,7 +92,7 @@ pub const LANDING_COMMITTED: &str = "gate.landing.committed";
 pub const TAKEOFF_COMMITTED: &str = "gate.takeoff.committed";
 
 /// Every id, for schemas, documentation and tests.
-pub const ALL: [&str; 31] = [
+pub const ALL: [&str; 36] = [
     STATE_INVALID_ARGUMENT,
     STATE_SNAPSHOT_INVALID,
     STATE_STALE_SNAPSHOT,
@@ -93,6 +103,11 @@ pub const ALL: [&str; 31] = [
     STATE_NO_FIX,
     STATE_SPEED,
     STATE_BATTERY_LOW,
+    STATE_BATTERY_UNREPORTED,
+    STATE_POSITION_UNREPORTED,
+    STATE_HOME_UNREPORTED,
+    STATE_FIX_UNREPORTED,
+    STATE_LANDED_UNREPORTED,
     RATE_EXCEEDED,
     ALTITUDE_CLAMPED,
     ALTITUDE_OUT_OF_BAND,

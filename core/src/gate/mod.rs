@@ -9,6 +9,8 @@
 //!   `no_fly` (exclusion areas, static and moving), `separation` (traffic and peers' plans) and
 //!   `energy` (to the target and home with the reserve). Each finding has a stable id
 //!   ([`ids`]), the limit and the measured value.
+//! - Before them, `unreported`: a command whose checks need a value the autopilot has not
+//!   reported yet (battery, position, home, fix, landed state) is denied with that reason.
 //! - The checks look at the path, not only the end point: `plan` turns a command into legs and a
 //!   timeline with the stopping distance `v²/2a`, the position uncertainty and the timing error
 //!   as margins (its module docs give the model).
@@ -48,6 +50,7 @@ mod state;
 #[cfg(test)]
 mod testkit;
 mod time_to_breach;
+mod unreported;
 mod verdict;
 
 pub use approved::ApprovedCommand;

@@ -69,6 +69,7 @@ pub fn run(data: &[u8]) {
         arm_ready_ms: u64::from(b.u16()),
         arm_interval_ms: u64::from(b.u16()),
         arrive_timeout_ms: u64::from(b.u32()),
+        cruise_speed_mps: None,
     };
     let mut encoder = Encoder::new(1, None);
     let mut out = Vec::new();

@@ -1,5 +1,6 @@
-//! ArduPilot Copter: plain mode numbers in custom_mode, GUIDED for companion control,
-//! parameters as C-cast floats.
+//! ArduPilot Copter (4.7): plain mode numbers in custom_mode, GUIDED for companion control,
+//! parameters as C-cast floats under 4.7's names (older names read as fallbacks), and nothing
+//! streamed to a new link until asked.
 
 use crate::dialect::id;
 use crate::preflight::{FailsafeParam, OffWhen};
@@ -32,16 +33,30 @@ pub fn copter_mode(custom_mode: u32) -> FlightMode {
     }
 }
 
+/// Stock ArduCopter SITL has every one of these off (`FS_GCS_ENABLE`, battery actions and
+/// `FENCE_ENABLE` 0); `FS_THR_ENABLE` is on but cannot trigger (SITL fakes the throttle).
 pub(super) const FAILSAFES: &[FailsafeParam] = &[
     FailsafeParam::new("FS_GCS_ENABLE", "GCS (data-link) failsafe", OffWhen::Zero),
+    FailsafeParam::new("FS_GCS_TIMEOUT", "GCS failsafe timeout, s", OffWhen::Never),
+    FailsafeParam::new(
+        "MAV_GCS_SYSID",
+        "ground station the GCS failsafe watches",
+        OffWhen::Never,
+    )
+    .formerly("SYSID_MYGCS"),
     FailsafeParam::new("FS_THR_ENABLE", "RC/throttle failsafe", OffWhen::Zero),
+    FailsafeParam::new("FS_EKF_ACTION", "EKF failsafe action", OffWhen::Zero),
     FailsafeParam::new("BATT_FS_LOW_ACT", "low-battery action", OffWhen::Zero),
+    FailsafeParam::new("BATT_FS_CRT_ACT", "critical-battery action", OffWhen::Zero),
     FailsafeParam::new("FENCE_ENABLE", "geofence", OffWhen::Zero),
     FailsafeParam::new("FENCE_ACTION", "geofence breach action", OffWhen::Zero),
+    FailsafeParam::new("FENCE_RADIUS", "geofence radius, m", OffWhen::Never),
+    FailsafeParam::new("FENCE_ALT_MAX", "geofence height, m", OffWhen::Never),
     FailsafeParam::new("RTL_ALT", "return altitude, cm", OffWhen::Never),
 ];
 
-/// ArduPilot streams nothing to a new link unless asked.
+/// ArduPilot streams nothing to a new link unless asked (its `MAV<n>_*` rates are 0 on the
+/// companion's link); EKF_STATUS_REPORT tells when it has a position estimate.
 pub(super) const STREAMS: &[(u32, u32)] = &[
     (id::GLOBAL_POSITION_INT, 100_000),
     (id::ATTITUDE, 100_000),
@@ -50,6 +65,7 @@ pub(super) const STREAMS: &[(u32, u32)] = &[
     (id::HOME_POSITION, 2_000_000),
     (id::EXTENDED_SYS_STATE, 500_000),
     (id::GPS_RAW_INT, 500_000),
+    (id::EKF_STATUS_REPORT, 1_000_000),
 ];
 
 #[cfg(test)]

@@ -48,6 +48,9 @@ pub struct SessionConfig {
     /// the ones nothing reads (PX4's onboard link: ~300 → ~60 messages/s). Off only where the
     /// traffic itself is wanted (link measurements over many frames).
     pub tame_streams: bool,
+    /// The cruise speed the gate plans moves with (the vehicle profile's), told to autopilots
+    /// whose own default differs (ArduPilot's WPNAV_SPEED); `None` leaves theirs.
+    pub cruise_speed_mps: Option<f64>,
 }
 
 impl Default for SessionConfig {
@@ -81,6 +84,7 @@ impl Default for SessionConfig {
             param_writes_allowed: ParamWritePolicy::default(),
             frame_origin: None,
             tame_streams: true,
+            cruise_speed_mps: None,
         }
     }
 }

@@ -202,11 +202,16 @@ impl Session {
             }
             MavMessage::STATUSTEXT(t) => {
                 if let Some(text) = self.texts.on_statustext(now_us / 1000, t) {
+                    self.readiness.note_text(now_us / 1000, &text.text);
                     self.events.push_back(Event::Text(text));
                 }
             }
             MavMessage::HOME_POSITION(_) => self.requests.home_seen(),
             _ => {}
+        }
+        if h.component_id == target.component {
+            self.readiness.fold(&frame.message);
+            self.requests.seen(frame.message.message_id());
         }
         if h.component_id == target.component
             && let Some(boot_ms) = boot_time_ms(&frame.message)

@@ -22,6 +22,7 @@ use crate::offboard::SetpointStream;
 use crate::param::{ParamClient, ParamValue};
 use crate::plan::{PlanOutcome, PlanRunner};
 use crate::profile::Profile;
+use crate::readiness::{Readiness, ReadinessProbe};
 use crate::statustext::{StatusText, StatusTexts};
 use crate::streams::StreamRequests;
 use crate::telemetry::TelemetryCache;
@@ -94,10 +95,14 @@ pub struct Session {
     stats: LinkStats,
     stream: SetpointStream,
     requests: StreamRequests,
+    readiness: Readiness,
+    probe: ReadinessProbe,
     outbox: VecDeque<MavMessage>,
     events: VecDeque<Event>,
     profile: Option<Profile>,
     target: Option<Target>,
+    /// The speed moves without their own fly at: the last `set_speed`, else the config's.
+    cruise_speed_mps: Option<f64>,
     /// Signing timestamp at session time 0 (10 µs ticks since 2015).
     signing_base: u64,
     /// Frames that passed the codec (CRC, signature, parse).
@@ -141,12 +146,15 @@ impl Session {
             stats: LinkStats::new(cfg.measure_window_ms),
             stream: SetpointStream::new(cfg.setpoint_rate_hz),
             requests: StreamRequests::default(),
+            readiness: Readiness::default(),
+            probe: ReadinessProbe::default(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
             profile: None,
             target: None,
             signing_base,
             accepted_frames: 0,
+            cruise_speed_mps: cfg.cruise_speed_mps,
             binding: Binding::default(),
             withdraw_on_return: false,
             cfg,
@@ -217,6 +225,24 @@ impl Session {
 
     pub fn texts(&self) -> &StatusTexts {
         &self.texts
+    }
+
+    /// Telemetry streams asked for that have not arrived yet (message ids).
+    pub fn missing_streams(&self) -> Vec<u32> {
+        self.requests.missing()
+    }
+
+    /// What the autopilot last said about being ready to arm.
+    pub fn readiness(&self) -> &Readiness {
+        &self.readiness
+    }
+
+    /// Whether to keep asking ArduPilot for its pre-arm verdict: only while it is disarmed
+    /// and not ready (an armed ArduPilot refuses the request).
+    fn probing_readiness(&self) -> bool {
+        self.profile == Some(Profile::ArduPilot)
+            && !self.telemetry.snapshot().armed
+            && !self.readiness.is_ready(Profile::ArduPilot)
     }
 
     pub fn is_streaming(&self) -> bool {
@@ -330,8 +356,12 @@ impl Session {
             arm_ready_ms: self.cfg.arm_ready_ms,
             arm_interval_ms: self.cfg.arm_interval_ms,
             arrive_timeout_ms: self.cfg.arrive_timeout_ms,
+            cruise_speed_mps: self.cruise_speed_mps,
         };
         let plan = translate(command, profile, &ctx)?;
+        if let Command::SetSpeed { speed_mps } = *command {
+            self.cruise_speed_mps = Some(speed_mps);
+        }
         self.supersede(now_us);
         let id = self.next_plan_id;
         self.next_plan_id += 1;

@@ -38,7 +38,11 @@ impl Session {
         if let Some(m) = self.params.poll_transmit(now_us, target) {
             return Some(m);
         }
-        self.requests.poll_transmit(now_us, target)
+        if let Some(m) = self.requests.poll_transmit(now_us, target) {
+            return Some(m);
+        }
+        let probing = self.probing_readiness();
+        self.probe.poll_transmit(now_us, probing, target)
     }
 
     /// The next time [`handle_timeout`](Self::handle_timeout) and
@@ -58,6 +62,7 @@ impl Session {
                 self.timesync.poll_timeout(),
                 self.params.poll_timeout(),
                 self.requests.poll_timeout(),
+                self.probe.poll_timeout(self.probing_readiness()),
             ];
             t = t.into_iter().chain(services.into_iter().flatten()).min();
         }

@@ -10,6 +10,7 @@ use crate::heartbeat::AutopilotInfo;
 use crate::measure::LinkMeasurement;
 use crate::param::ParamValue;
 use crate::profile::Profile;
+use crate::readiness::Readiness;
 use crate::session::{Event, ForeignFrames, PlanReport, Session};
 use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::telemetry::Seen;
@@ -73,6 +74,10 @@ pub struct LinkStatus {
     /// The network address of the autopilot's end (none for a serial port).
     pub peer: Option<std::net::SocketAddr>,
     pub measurement: LinkMeasurement,
+    /// What the autopilot last said about being ready to arm.
+    pub readiness: Readiness,
+    /// Telemetry streams asked for that have not arrived (message ids).
+    pub missing_streams: Vec<u32>,
     /// Frames from anyone but the autopilot the link is bound to, dropped unread.
     pub foreign: ForeignFrames,
     /// Whether the autopilot is a simulator, as it says itself ([`crate::simulator`]).
@@ -451,6 +456,8 @@ impl Driver {
         self.status.autopilot_lost = self.session.is_autopilot_lost();
         self.status.peer = self.transport.as_ref().and_then(Transport::peer);
         self.status.measurement = self.session.measure(now);
+        self.status.readiness = self.session.readiness().clone();
+        self.status.missing_streams = self.session.missing_streams();
         self.status.foreign = self.session.foreign_frames();
         self.foreign_log.note(now, self.status.foreign);
         self.out.status.send_replace(self.status.clone());

@@ -5,9 +5,11 @@ mod clock;
 mod driver;
 mod foreign_log;
 mod link;
+mod ready;
 mod simulator_watch;
 mod transport;
 
 pub use driver::LinkStatus;
 pub use link::{ConnectOptions, HilLink};
+pub use ready::{ReadyToFly, ready_to_fly, wait_ready_to_fly};
 pub use transport::{Transport, open};

@@ -153,6 +153,73 @@ fn battery_landed_state_and_gnss() {
 }
 
 #[test]
+fn every_input_stays_unreported_until_its_own_message_comes() {
+    let mut t = TelemetryCache::new();
+    assert_eq!(t.snapshot().unreported, Unreported::ALL);
+    // A battery of unknown charge (-1) is not a report.
+    t.fold(
+        1,
+        &MavMessage::SYS_STATUS(mav::SYS_STATUS_DATA {
+            battery_remaining: -1,
+            ..Default::default()
+        }),
+        None,
+    );
+    assert!(t.snapshot().unreported.battery);
+    t.fold(
+        2,
+        &MavMessage::BATTERY_STATUS(mav::BATTERY_STATUS_DATA {
+            battery_remaining: 90,
+            ..Default::default()
+        }),
+        None,
+    );
+    assert_eq!(
+        t.snapshot().unreported.names(),
+        ["position", "home", "GNSS fix", "landed state"]
+    );
+    t.fold(3, &home_msg(HOME, [0.0; 3]), None);
+    // ArduPilot's GLOBAL_POSITION_INT before it has a position: all zeros.
+    let nowhere = Geo {
+        lat_deg: 0.0,
+        lon_deg: 0.0,
+        alt_amsl_m: 0.0,
+    };
+    assert!(!t.fold(4, &global_at(nowhere, [0; 3], 0), None));
+    assert!(t.snapshot().unreported.position);
+    t.fold(4, &global_at(HOME, [0; 3], 0), None);
+    t.fold(
+        5,
+        &MavMessage::GPS_RAW_INT(mav::GPS_RAW_INT_DATA {
+            fix_type: mav::GpsFixType::GPS_FIX_TYPE_NO_FIX,
+            ..Default::default()
+        }),
+        None,
+    );
+    assert_eq!(t.snapshot().unreported.names(), ["landed state"]);
+    // UNDEFINED does not say whether it flies.
+    let landed = |state| {
+        MavMessage::EXTENDED_SYS_STATE(mav::EXTENDED_SYS_STATE_DATA {
+            landed_state: state,
+            ..Default::default()
+        })
+    };
+    t.fold(
+        6,
+        &landed(mav::MavLandedState::MAV_LANDED_STATE_UNDEFINED),
+        None,
+    );
+    assert!(t.snapshot().unreported.landed);
+    t.fold(
+        7,
+        &landed(mav::MavLandedState::MAV_LANDED_STATE_ON_GROUND),
+        None,
+    );
+    assert!(t.snapshot().unreported.is_empty());
+    assert_eq!(t.snapshot().gnss.fix, FixType::None, "reported: no fix");
+}
+
+#[test]
 fn a_new_origin_re_anchors_the_newest_position_at_once() {
     let mut t = TelemetryCache::new();
     t.fold(1, &home_msg(HOME, [0.0, 0.0, 0.0]), None);

@@ -1,8 +1,19 @@
-//! ArduPilot Copter: companion control happens in GUIDED; positions go as
-//! SET_POSITION_TARGET_GLOBAL_INT with altitude relative to home; take-off altitude is relative
-//! too; hold, return and land are mode changes.
+//! ArduPilot Copter (4.7), as the real firmware takes commands from a companion:
+//! - everything that moves happens in GUIDED (mode changes while disarmed are not checked, so
+//!   arming goes through GUIDED too, and the take-off can follow the ARM ACK at once — ArduCopter
+//!   disarms by itself 10 s after arming without one);
+//! - NAV_TAKEOFF's param7 is metres above home (PX4's is AMSL);
+//! - a go-to is DO_REPOSITION, which ArduCopter takes only as COMMAND_INT (as COMMAND_LONG it
+//!   is UNSUPPORTED), with frame GLOBAL_RELATIVE_ALT and the change-mode flag (outside GUIDED it
+//!   is DENIED without it); or, with [`GotoMethod::Offboard`], a position target in GUIDED.
+//!   Position targets only: velocity targets stop after GUID_TIMEOUT (3 s);
+//! - DO_REPOSITION ignores its speed field and GUIDED flies at WPNAV_SPEED (10 m/s) unless told
+//!   otherwise, so every move is followed by DO_CHANGE_SPEED with the speed the gate planned;
+//! - hold is BRAKE, not LOITER: LOITER follows the RC sticks, and a companion has none (SITL
+//!   fakes a throttle at its minimum, which LOITER reads as "descend"); return and land are
+//!   RTL and LAND.
 
-use super::{Context, Plan, Step, arrival_budget_ms, here_at, hold_if_lost, scaled, single};
+use super::{Context, GotoMethod, Plan, Step, arrival_budget_ms, here_at, hold_if_lost, scaled};
 use crate::command::CommandSpec;
 use crate::confirm::{ARRIVED_M, Confirm};
 use crate::dialect::{MavMessage, mav};
@@ -13,6 +24,11 @@ use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::snapshot::FlightMode;
 use mav::{MavCmd, MavFrame};
+
+/// `MAV_DO_REPOSITION_FLAGS_CHANGE_MODE`: switch to GUIDED and fly there.
+const CHANGE_MODE: f32 = 1.0;
+/// How long a mode change may take to show in the heartbeat.
+const MODE_WAIT_MS: u64 = 3000;
 
 pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilError> {
     let s = &ctx.snapshot;
@@ -25,30 +41,38 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
             )],
             Confirm::Armed(true),
         ),
-        Command::Disarm => single(command, arm(0.0), Confirm::Armed(false)),
+        Command::Disarm => plan(
+            command,
+            vec![Step::Command(arm(0.0))],
+            Confirm::Armed(false),
+        ),
         Command::Takeoff { altitude_m } => guided_then(
             command,
             ctx,
             vec![Step::Command(CommandSpec::long(
                 MavCmd::MAV_CMD_NAV_TAKEOFF,
-                [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, altitude_m as f32],
+                [
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    above_home(ctx, altitude_m) as f32,
+                ],
             ))],
             Confirm::TakingOff {
                 from_z_m: s.position.z,
             },
         ),
         Command::GoTo { target, speed_mps } => {
-            let mut steps = Vec::new();
-            if let Some(v) = speed_mps {
-                steps.push(Step::Command(change_speed(v)));
-            }
-            steps.push(Step::Send(position_target(ctx, target)));
-            guided_then(command, ctx, steps, Confirm::approaching(target, s))
+            let steps = move_to(ctx, target, speed_mps.or(ctx.cruise_speed_mps));
+            plan(command, steps, Confirm::approaching(target, s))
         }
         Command::SetAltitude { altitude_m } => {
             let target = here_at(ctx, altitude_m);
-            let steps = vec![Step::Send(position_target(ctx, target))];
-            guided_then(command, ctx, steps, Confirm::approaching(target, s))
+            let steps = move_to(ctx, target, ctx.cruise_speed_mps);
+            plan(command, steps, Confirm::approaching(target, s))
         }
         Command::SetYaw { yaw_deg } => {
             let heading = yaw_deg.rem_euclid(360.0) as f32;
@@ -63,25 +87,31 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
                 Confirm::yaw(yaw_deg, s),
             )
         }
-        Command::SetSpeed { speed_mps } => single(command, change_speed(speed_mps), Confirm::Ack),
-        Command::Hold => single(
+        // GUIDED takes a new speed at once; other modes refuse it (FAILED), and the session
+        // sends it with the next move anyway.
+        Command::SetSpeed { speed_mps } => {
+            let steps = if s.mode == FlightMode::Offboard {
+                vec![Step::Command(change_speed(speed_mps))]
+            } else {
+                Vec::new()
+            };
+            plan(command, steps, Confirm::Ack)
+        }
+        Command::Hold => plan(
             command,
-            set_mode(modes::LOITER),
+            vec![Step::Command(set_mode(modes::BRAKE))],
             Confirm::Mode(FlightMode::Hold),
         ),
-        Command::ReturnToHome => single(
+        Command::ReturnToHome => plan(
             command,
-            set_mode(modes::RTL),
+            vec![Step::Command(set_mode(modes::RTL))],
             Confirm::Mode(FlightMode::Return),
         ),
         Command::Land { site } => {
             let mut steps = Vec::new();
             if let Some([x, y]) = site {
                 let over = Enu::new(x, y, s.position.z);
-                if s.mode != FlightMode::Offboard {
-                    steps.push(Step::Command(set_mode(modes::GUIDED)));
-                }
-                steps.push(Step::Send(position_target(ctx, over)));
+                steps.extend(move_to(ctx, over, ctx.cruise_speed_mps));
                 steps.push(Step::Await {
                     until: Confirm::Arrived {
                         target: over,
@@ -91,14 +121,18 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
                 });
             }
             steps.push(Step::Command(set_mode(modes::LAND)));
-            Plan {
-                command: command.name(),
-                steps,
-                confirm: Confirm::Landing,
-                hold_if_lost: hold_if_lost(command),
-            }
+            plan(command, steps, Confirm::Landing)
         }
     })
+}
+
+fn plan(command: &Command, steps: Vec<Step>, confirm: Confirm) -> Plan {
+    Plan {
+        command: command.name(),
+        steps,
+        confirm,
+        hold_if_lost: hold_if_lost(command),
+    }
 }
 
 fn arm(param1: f32) -> CommandSpec {
@@ -108,6 +142,7 @@ fn arm(param1: f32) -> CommandSpec {
     )
 }
 
+/// DO_CHANGE_SPEED, ground speed (ArduCopter treats airspeed the same).
 fn change_speed(speed_mps: f64) -> CommandSpec {
     CommandSpec::long(
         MavCmd::MAV_CMD_DO_CHANGE_SPEED,
@@ -123,33 +158,68 @@ pub(crate) fn set_mode(mode: u32) -> CommandSpec {
     )
 }
 
-/// Switches to GUIDED first unless already there, then runs `steps`.
-fn guided_then(command: &Command, ctx: &Context, steps: Vec<Step>, confirm: Confirm) -> Plan {
-    let mut all = Vec::with_capacity(steps.len() + 2);
+/// Height of the frame's `z` above the autopilot's home, which is what ArduPilot's relative
+/// altitudes mean (the frame's origin need not be home).
+fn above_home(ctx: &Context, z: f64) -> f64 {
+    ctx.frame.home().alt_amsl_m + z - ctx.snapshot.home.alt_amsl_m
+}
+
+/// Switches to GUIDED first unless already there.
+fn guided_first(ctx: &Context, steps: &mut Vec<Step>) {
     if ctx.snapshot.mode != FlightMode::Offboard {
-        all.push(Step::Command(set_mode(modes::GUIDED)));
-        all.push(Step::Await {
+        steps.push(Step::Command(set_mode(modes::GUIDED)));
+        steps.push(Step::Await {
             until: Confirm::Mode(FlightMode::Offboard),
-            within_ms: 3000,
+            within_ms: MODE_WAIT_MS,
         });
-    }
-    all.extend(steps);
-    Plan {
-        command: command.name(),
-        steps: all,
-        confirm,
-        hold_if_lost: hold_if_lost(command),
     }
 }
 
-/// A GUIDED position target, altitude relative to home.
+/// GUIDED first, then `steps`.
+fn guided_then(command: &Command, ctx: &Context, steps: Vec<Step>, confirm: Confirm) -> Plan {
+    let mut all = Vec::with_capacity(steps.len() + 2);
+    guided_first(ctx, &mut all);
+    all.extend(steps);
+    plan(command, all, confirm)
+}
+
+/// The steps that fly to `target` in GUIDED at `speed_mps` (when known).
+fn move_to(ctx: &Context, target: Enu, speed_mps: Option<f64>) -> Vec<Step> {
+    let mut steps = Vec::with_capacity(4);
+    match ctx.goto {
+        GotoMethod::Reposition => steps.push(Step::Command(reposition(ctx, target))),
+        GotoMethod::Offboard => {
+            guided_first(ctx, &mut steps);
+            steps.push(Step::Send(position_target(ctx, target)));
+        }
+    }
+    if let Some(v) = speed_mps {
+        steps.push(Step::Command(change_speed(v)));
+    }
+    steps
+}
+
+/// DO_REPOSITION as COMMAND_INT, altitude above home, switching to GUIDED if needed.
+fn reposition(ctx: &Context, target: Enu) -> CommandSpec {
+    let (x, y) = scaled(ctx.frame.to_geo(target));
+    CommandSpec::int(
+        MavCmd::MAV_CMD_DO_REPOSITION,
+        MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT,
+        [-1.0, CHANGE_MODE, 0.0, f32::NAN],
+        x,
+        y,
+        above_home(ctx, target.z) as f32,
+    )
+}
+
+/// A GUIDED position target, altitude above home.
 fn position_target(ctx: &Context, target: Enu) -> MavMessage {
     let (lat_int, lon_int) = scaled(ctx.frame.to_geo(target));
     MavMessage::SET_POSITION_TARGET_GLOBAL_INT(mav::SET_POSITION_TARGET_GLOBAL_INT_DATA {
         time_boot_ms: 0,
         lat_int,
         lon_int,
-        alt: target.z as f32,
+        alt: above_home(ctx, target.z) as f32,
         target_system: ctx.target.system,
         target_component: ctx.target.component,
         coordinate_frame: MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT,

@@ -15,12 +15,12 @@ use alpha3_core::command::Command;
 use alpha3_core::frames::{Enu, Geo, LocalFrame, Ned};
 use alpha3_core::snapshot::VehicleSnapshot;
 
-/// How a go-to is flown on PX4.
+/// How a go-to is flown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GotoMethod {
-    /// `DO_REPOSITION` (PX4 Hold mode flies there and holds).
+    /// `DO_REPOSITION` (PX4 Hold mode, ArduPilot GUIDED flies there and holds).
     Reposition,
-    /// Offboard position setpoints streamed by the companion.
+    /// Position setpoints from the companion (PX4 OFFBOARD, streamed; ArduPilot GUIDED).
     Offboard,
 }
 
@@ -42,6 +42,10 @@ pub struct Context {
     pub arm_interval_ms: u64,
     /// How long to wait for arrival before landing at a site.
     pub arrive_timeout_ms: u64,
+    /// The speed a move without its own flies at, as the gate planned it (the last approved
+    /// `set_speed`, else the vehicle's cruise speed), for autopilots whose own default
+    /// differs (ArduPilot's WPNAV_SPEED); `None` leaves the autopilot's.
+    pub cruise_speed_mps: Option<f64>,
 }
 
 /// One step of a plan, run in order.

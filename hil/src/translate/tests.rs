@@ -29,6 +29,7 @@ fn ctx(goto: GotoMethod) -> Context {
         arm_ready_ms: 15_000,
         arm_interval_ms: 1000,
         arrive_timeout_ms: 10_000,
+        cruise_speed_mps: None,
     }
 }
 
@@ -170,15 +171,17 @@ fn px4_offboard_streams_local_setpoints_from_the_ekf_origin_before_switching() {
     );
 }
 
+fn ardupilot(c: &Command, ctx: &Context) -> Plan {
+    translate(c, Profile::ArduPilot, ctx).unwrap()
+}
+
 #[test]
-fn ardupilot_goes_guided_and_uses_relative_altitudes() {
+fn ardupilot_arms_and_takes_off_in_guided_with_a_relative_altitude() {
     let c = ctx(GotoMethod::Reposition);
-    let takeoff = translate(
-        &Command::Takeoff { altitude_m: 12.5 },
-        Profile::ArduPilot,
-        &c,
-    )
-    .unwrap();
+    let arm = ardupilot(&Command::Arm, &c);
+    assert_eq!(long(&arm.steps[0]).1[1], 4.0, "GUIDED before arming");
+    assert_eq!(long(&arm.steps[2]).0, MavCmd::MAV_CMD_COMPONENT_ARM_DISARM);
+    let takeoff = ardupilot(&Command::Takeoff { altitude_m: 12.5 }, &c);
     let (cmd, p, _) = long(&takeoff.steps[0]);
     assert_eq!(
         (cmd, p[1]),
@@ -193,32 +196,101 @@ fn ardupilot_goes_guided_and_uses_relative_altitudes() {
         }
     ));
     let (cmd, p, _) = long(&takeoff.steps[2]);
-    assert_eq!((cmd, p[6]), (MavCmd::MAV_CMD_NAV_TAKEOFF, 12.5));
+    assert_eq!(
+        (cmd, p[6]),
+        (MavCmd::MAV_CMD_NAV_TAKEOFF, 12.5),
+        "above home"
+    );
+    // The frame's origin is not home: heights are still above ArduPilot's home.
+    let mut high_home = c;
+    high_home.snapshot.home.alt_amsl_m = HOME.alt_amsl_m + 2.0;
+    let takeoff = ardupilot(&Command::Takeoff { altitude_m: 12.5 }, &high_home);
+    assert_eq!(long(&takeoff.steps[2]).1[6], 10.5);
+}
 
-    let mut guided = c;
-    guided.snapshot.mode = FlightMode::Offboard;
+#[test]
+fn ardupilot_goes_to_with_do_reposition_as_command_int_relative_to_home() {
+    let mut c = ctx(GotoMethod::Reposition);
+    c.cruise_speed_mps = Some(8.0);
     let target = Enu::new(100.0, 50.0, 20.0);
-    let go = translate(
+    let go = ardupilot(
         &Command::GoTo {
             target,
             speed_mps: None,
         },
-        Profile::ArduPilot,
+        &c,
+    );
+    let Step::Command(spec) = &go.steps[0] else {
+        panic!("{:?}", go.steps)
+    };
+    let CommandForm::Int {
+        frame,
+        params,
+        x,
+        y,
+        z,
+    } = spec.form
+    else {
+        panic!("DO_REPOSITION must be COMMAND_INT: {spec:?}")
+    };
+    let g = LocalFrame::new(HOME).to_geo(target);
+    assert_eq!(spec.command, MavCmd::MAV_CMD_DO_REPOSITION);
+    assert_eq!(frame, MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT);
+    assert_eq!(params[1], 1.0, "change mode: GUIDED from any mode");
+    assert_eq!(
+        (x, y),
+        (
+            (g.lat_deg * 1e7).round() as i32,
+            (g.lon_deg * 1e7).round() as i32
+        )
+    );
+    assert_eq!(z, 20.0);
+    // DO_REPOSITION's own speed is ignored: the gate's cruise speed follows.
+    let (cmd, p, _) = long(&go.steps[1]);
+    assert_eq!((cmd, p[1]), (MavCmd::MAV_CMD_DO_CHANGE_SPEED, 8.0));
+    assert_eq!(go.confirm, Confirm::approaching(target, &c.snapshot));
+
+    let mut guided = ctx(GotoMethod::Offboard);
+    guided.snapshot.mode = FlightMode::Offboard;
+    let go = ardupilot(
+        &Command::GoTo {
+            target,
+            speed_mps: None,
+        },
         &guided,
-    )
-    .unwrap();
-    assert_eq!(go.steps.len(), 1, "already GUIDED");
+    );
+    assert_eq!(go.steps.len(), 1, "already GUIDED, no speed to set");
     let Step::Send(MavMessage::SET_POSITION_TARGET_GLOBAL_INT(sp)) = &go.steps[0] else {
         panic!("{:?}", go.steps)
     };
-    let g = LocalFrame::new(HOME).to_geo(target);
-    assert_eq!(sp.lat_int, (g.lat_deg * 1e7).round() as i32);
     assert_eq!(sp.alt, 20.0);
     assert_eq!(sp.coordinate_frame, MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT);
-    let hold = translate(&Command::Hold, Profile::ArduPilot, &c).unwrap();
-    assert_eq!(long(&hold.steps[0]).1[1], 5.0, "LOITER");
-    let land = translate(&Command::Land { site: None }, Profile::ArduPilot, &c).unwrap();
+    assert_eq!(sp.type_mask.bits(), 0x0DF8, "a position, never a velocity");
+}
+
+#[test]
+fn ardupilot_holds_in_brake_returns_in_rtl_and_lands_in_land() {
+    let c = ctx(GotoMethod::Reposition);
+    let hold = ardupilot(&Command::Hold, &c);
+    assert_eq!(
+        long(&hold.steps[0]).1[1],
+        17.0,
+        "BRAKE: no RC sticks to follow"
+    );
+    assert_eq!(hold.confirm, Confirm::Mode(FlightMode::Hold));
+    let rtl = ardupilot(&Command::ReturnToHome, &c);
+    assert_eq!(long(&rtl.steps[0]).1[1], 6.0);
+    let land = ardupilot(&Command::Land { site: None }, &c);
     assert_eq!(long(&land.steps[0]).1[1], 9.0, "LAND");
+    let speed = ardupilot(&Command::SetSpeed { speed_mps: 5.0 }, &c);
+    assert!(
+        speed.steps.is_empty(),
+        "outside GUIDED it waits for the next move"
+    );
+    let mut guided = c;
+    guided.snapshot.mode = FlightMode::Offboard;
+    let speed = ardupilot(&Command::SetSpeed { speed_mps: 5.0 }, &guided);
+    assert_eq!(long(&speed.steps[0]).1[1], 5.0);
 }
 
 #[test]

@@ -118,7 +118,8 @@ impl Connection {
             .ok_or_else(|| OnboardError::Config("no [link] section".into()))?;
         let text = connect.unwrap_or(&link.connect);
         let address = Address::parse(text).map_err(|e| OnboardError::Config(e.to_string()))?;
-        let session = SessionConfig::from_link_config(link)?;
+        let mut session = SessionConfig::from_link_config(link)?;
+        session.cruise_speed_mps = config.vehicle.as_ref().map(|v| v.cruise_speed_mps);
         Ok(Self {
             address,
             session,
@@ -175,10 +176,14 @@ pub fn foreign_note(status: &alpha3_hil::LinkStatus) -> Option<String> {
     ))
 }
 
-/// Waits (up to `timeout`) for a 3-D fix: the gate refuses every move without one, and the
-/// autopilot reports it only once its GNSS stream arrives, after home and position.
-pub async fn wait_for_fix(link: &HilLink, timeout: Duration) -> Result<(), OnboardError> {
+/// Waits (up to `timeout`) until the vehicle can be flown, before the first command: every
+/// input the gate reads reported (battery, position, home, fix, landed state), the telemetry
+/// asked for arriving, the autopilot itself ready by its own account (ArduPilot: ~40 s after
+/// boot, EKF and pre-arm checks) — then for a 3-D fix, which the gate needs for every move.
+/// The error names what is missing, in the autopilot's words where it gave any.
+pub async fn wait_ready_to_fly(link: &HilLink, timeout: Duration) -> Result<(), OnboardError> {
     let started = tokio::time::Instant::now();
+    alpha3_hil::wait_ready_to_fly(link, timeout).await?;
     wait_until(link, started, timeout, |l| l.snapshot().gnss.fix.is_3d()).await
 }
 

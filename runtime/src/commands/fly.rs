@@ -15,7 +15,7 @@
 //! line is cut), notes the restart, holds the vehicle and flies on in the same record; a record
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
-use crate::agent::onboard::{Connection, anchor_mission, foreign_note, mission, wait_for_fix};
+use crate::agent::onboard::{Connection, anchor_mission, foreign_note, mission, wait_ready_to_fly};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, VehicleSide, run_episode_on};
 use crate::exit;
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
@@ -72,8 +72,9 @@ pub struct FlyArgs {
     /// How long each operator turn waits for a message before the agent carries on, ms.
     #[arg(long, default_value_t = 30_000)]
     pub operator_wait_ms: u64,
-    /// How long to wait for the autopilot's heartbeat, home and position, seconds.
-    #[arg(long, default_value_t = 30)]
+    /// How long to wait for the autopilot's heartbeat, home and position, and then for it to
+    /// be ready to fly (ArduPilot SITL takes ~40 s after boot), seconds.
+    #[arg(long, default_value_t = 120)]
     pub ready_timeout_s: u64,
 }
 
@@ -212,7 +213,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         );
     }
     eprintln!("alpha3 fly: {}", verdict.reason());
-    if let Err(e) = wait_for_fix(&link, Duration::from_secs(args.ready_timeout_s)).await {
+    if let Err(e) = wait_ready_to_fly(&link, Duration::from_secs(args.ready_timeout_s)).await {
         link.close().await;
         eprintln!("alpha3 fly: {e}");
         return Ok(exit::code(exit::FAILURE));

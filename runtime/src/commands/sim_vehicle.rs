@@ -1,13 +1,14 @@
 //! `alpha3 sim-vehicle`: the built-in world as a PX4 SITL-like vehicle on MAVLink, on PX4's
 //! SITL ports, until SIGINT or SIGTERM — so QGroundControl, MAVSDK, pymavlink or `alpha3 fly`
-//! can connect to it as they would to PX4 SITL (see `alpha3_sim::endpoint`).
+//! can connect to it as they would to PX4 SITL (see `alpha3_sim::endpoint`). With
+//! `--autopilot ardupilot` it is ArduCopter 4.7 SITL instead, on ArduPilot's companion port.
 
 use crate::agent::anchor::{origin_for, scenario_home};
 use crate::exit;
 use alpha3_core::frames::Geo;
 use alpha3_sim::endpoint::{
-    Endpoint, EndpointOptions, GCS_LOCAL_BASE, GCS_REMOTE_PORT, Impairment, ONBOARD_LOCAL_BASE,
-    ONBOARD_REMOTE_BASE,
+    ARDUPILOT_REMOTE_BASE, Autopilot, Endpoint, EndpointOptions, GCS_LOCAL_BASE, GCS_REMOTE_PORT,
+    Impairment, ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE,
 };
 use alpha3_sim::{World, WorldOptions};
 use clap::{Args, ValueEnum};
@@ -44,6 +45,20 @@ pub struct SimVehicleArgs {
     /// (latency, jitter, loss, throughput, loss windows).
     #[arg(long, value_enum, default_value_t = LinkImpairment::None)]
     pub impairment: LinkImpairment,
+    /// Which SITL to imitate: PX4 (ports 14540+N, system N+1), or ArduCopter 4.7 (sends to
+    /// 127.0.0.1:14660+N, system 1, nothing streamed until asked, ~40 s to get ready).
+    #[arg(long, value_enum, default_value_t = SimAutopilot::Px4)]
+    pub autopilot: SimAutopilot,
+    /// Seconds after start before the autopilot may arm, instead of its own (PX4 ~4 s,
+    /// ArduCopter ~38 s); home comes at half of it at the latest. For short tests.
+    #[arg(long)]
+    pub ready_s: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimAutopilot {
+    Px4,
+    Ardupilot,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -69,7 +84,8 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
             return Ok(exit::code(exit::INVALID));
         }
     };
-    // Like PX4: on the ground at home, disarmed; the scenario's home is that spot.
+    // Like PX4 and ArduPilot SITL: on the ground at home, disarmed; the scenario's home is
+    // that spot.
     let origin = origin_for(args.home, scenario_home(&scenario));
     if !args.spawn_airborne {
         scenario.spawn.xyz[2] = 0.0;
@@ -81,8 +97,24 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
             ..WorldOptions::seeded(args.seed)
         },
     );
-    let mut options = EndpointOptions::px4_sitl(instance);
+    let mut options = match args.autopilot {
+        SimAutopilot::Px4 => EndpointOptions::px4_sitl(instance),
+        SimAutopilot::Ardupilot => EndpointOptions::ardupilot_sitl(instance),
+    };
     options.speed_factor = args.speed_factor;
+    if let Some(s) = args.ready_s {
+        if !(0.0..=3600.0).contains(&s) {
+            eprintln!("alpha3 sim-vehicle: --ready-s {s} is not in [0, 3600]");
+            return Ok(exit::code(exit::USAGE));
+        }
+        let ms = (s * 1000.0) as u64;
+        options.boot.arm_ready_ms = ms.max(options.boot.heartbeat_ms);
+        options.boot.home_ms = options
+            .boot
+            .home_ms
+            .min(ms / 2)
+            .max(options.boot.heartbeat_ms);
+    }
     if let Err(e) = options.check() {
         eprintln!("alpha3 sim-vehicle: {e}");
         return Ok(exit::code(exit::USAGE));
@@ -99,6 +131,7 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
 
 async fn serve(world: World, options: EndpointOptions, instance: u8) -> anyhow::Result<ExitCode> {
     let n = u16::from(instance);
+    let autopilot = options.autopilot;
     let endpoint = match Endpoint::spawn(world, options).await {
         Ok(e) => e,
         Err(e) => {
@@ -106,17 +139,26 @@ async fn serve(world: World, options: EndpointOptions, instance: u8) -> anyhow::
             return Ok(exit::code(exit::FAILURE));
         }
     };
-    eprintln!(
-        "alpha3 sim-vehicle: PX4 SITL instance {instance}, system {}: companion link \
-         udp {}→127.0.0.1:{} (connect udpin:0.0.0.0:{}), ground-station link udp {}→{}. \
-         Ctrl-C stops.",
-        endpoint.system_id(),
-        ONBOARD_LOCAL_BASE + n,
-        ONBOARD_REMOTE_BASE + n,
-        ONBOARD_REMOTE_BASE + n,
-        GCS_LOCAL_BASE + n,
-        GCS_REMOTE_PORT,
-    );
+    if autopilot == Autopilot::ArduCopter {
+        let port = ARDUPILOT_REMOTE_BASE + n;
+        eprintln!(
+            "alpha3 sim-vehicle: ArduCopter SITL instance {instance}, system {}: companion link \
+             udp →127.0.0.1:{port} (connect udpin:127.0.0.1:{port}). Ctrl-C stops.",
+            endpoint.system_id(),
+        );
+    } else {
+        eprintln!(
+            "alpha3 sim-vehicle: PX4 SITL instance {instance}, system {}: companion link \
+             udp {}→127.0.0.1:{} (connect udpin:0.0.0.0:{}), ground-station link udp {}→{}. \
+             Ctrl-C stops.",
+            endpoint.system_id(),
+            ONBOARD_LOCAL_BASE + n,
+            ONBOARD_REMOTE_BASE + n,
+            ONBOARD_REMOTE_BASE + n,
+            GCS_LOCAL_BASE + n,
+            GCS_REMOTE_PORT,
+        );
+    }
     let stopped = wait_for_stop(&endpoint).await;
     let status = endpoint.status();
     let result = endpoint.shutdown().await;

@@ -15,7 +15,7 @@
 use crate::agent::anchor::Anchor;
 use crate::agent::onboard::{
     Connection, anchor_mission, bring_to_start, foreign_note, mission, settle_on_ground,
-    wait_for_fix,
+    wait_ready_to_fly,
 };
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::bench::resume::{partial_path, record_path};
@@ -85,8 +85,9 @@ pub struct SitlArgs {
     /// Run only shard i of n (`0/4`).
     #[arg(long)]
     pub shard: Option<String>,
-    /// How long to wait for the autopilot's heartbeat, home and position, seconds.
-    #[arg(long, default_value_t = 60)]
+    /// How long to wait for the autopilot's heartbeat, home and position, and then for it to
+    /// be ready to fly (ArduPilot SITL takes ~40 s after boot), seconds.
+    #[arg(long, default_value_t = 120)]
     pub ready_timeout_s: u64,
     /// How long bringing the vehicle to a scenario's start may take, seconds.
     #[arg(long, default_value_t = 180)]
@@ -471,7 +472,7 @@ async fn fly_one(
     conn.ready_timeout_ms = args.ready_timeout_s * 1000;
     conn.tlog = Some(args.out.join("tlogs").join(format!("{}.tlog", ep.id)));
     let mut link = conn.connect().await?;
-    wait_for_fix(&link, Duration::from_secs(args.ready_timeout_s)).await?;
+    wait_ready_to_fly(&link, Duration::from_secs(args.ready_timeout_s)).await?;
     let start_timeout = Duration::from_secs(args.start_timeout_s);
     if settle_on_ground(&mut link, start_timeout).await? {
         eprintln!(

@@ -6,6 +6,7 @@
 
 use super::codec::mav::{self, MavCmd, MavFrame, MavResult, MavSeverity};
 use super::modes::{MAIN_ACRO, MAIN_ALTCTL, MAIN_MANUAL, MAIN_POSCTL, MAIN_STABILIZED, Px4Mode};
+use super::options::Autopilot;
 use super::vehicle::Px4Vehicle;
 use alpha3_core::command::Command;
 use alpha3_core::frames::{Enu, Geo, Ned};
@@ -52,6 +53,9 @@ impl Px4Vehicle {
     /// (message intervals and requests) are the link's business, not this.
     pub fn command(&mut self, c: &CommandIn) -> MavResult {
         use MavResult::*;
+        if self.autopilot == Autopilot::ArduCopter {
+            return self.copter_command(c);
+        }
         let p = c.p;
         match c.command {
             MavCmd::MAV_CMD_COMPONENT_ARM_DISARM if p[0] == 1.0 => self.arm_command(),
@@ -264,6 +268,10 @@ impl Px4Vehicle {
     /// SET_POSITION_TARGET_LOCAL_NED: any setpoint feeds the offboard signal; a position
     /// (in PX4's local frame, the EKF origin) becomes the target.
     pub fn setpoint_local(&mut self, sp: &mav::SET_POSITION_TARGET_LOCAL_NED_DATA) {
+        if self.autopilot == Autopilot::ArduCopter {
+            // Local targets are not used by alpha3 on ArduPilot; not simulated.
+            return;
+        }
         self.setpoint_at_us = Some(self.now_us);
         let has_position = sp.type_mask.bits() & IGNORE_POSITION == 0;
         let local = matches!(
@@ -285,6 +293,9 @@ impl Px4Vehicle {
     // The *_INT frames are deprecated synonyms that senders still use.
     #[allow(deprecated)]
     pub fn setpoint_global(&mut self, sp: &mav::SET_POSITION_TARGET_GLOBAL_INT_DATA) {
+        if self.autopilot == Autopilot::ArduCopter {
+            return self.copter_target_global(sp);
+        }
         self.setpoint_at_us = Some(self.now_us);
         if sp.type_mask.bits() & IGNORE_POSITION != 0 || !sp.alt.is_finite() {
             return;

@@ -7,6 +7,7 @@
 
 use super::codec::mav::MavSeverity;
 use super::modes::Px4Mode;
+use super::options::Autopilot;
 use super::vehicle::Px4Vehicle;
 
 /// When the estimate of a battery that PX4 SITL forced empty crosses PX4's low, critical and
@@ -183,6 +184,10 @@ impl Px4Vehicle {
         let Some(last) = self.fs.gcs_heartbeat_us else {
             return;
         };
+        // ArduCopter's GCS failsafe (FS_GCS_ENABLE) is off by default and not simulated.
+        if self.autopilot == Autopilot::ArduCopter {
+            return;
+        }
         let timeout_us = (self.params.number("COM_DL_LOSS_T").max(0.0) * 1e6) as u64;
         if self.fs.datalink_lost || self.now_us <= last + timeout_us {
             return;

@@ -6,8 +6,8 @@
 use super::codec::mav::{self, MavCmd, MavResult, MavSeverity, MavType};
 use super::codec::{COMP_AUTOPILOT, MavMessage};
 use super::commands::CommandIn;
-use super::options::StreamSet;
-use super::streams::{Schedule, id};
+use super::options::{Autopilot, StreamSet};
+use super::streams::{Schedule, data_stream, id};
 use super::vehicle::Px4Vehicle;
 use mavlink::MavHeader;
 use std::collections::VecDeque;
@@ -107,6 +107,14 @@ impl Px4Machine {
             {
                 self.vehicle.setpoint_global(sp);
             }
+            // ArduPilot's older way of asking for telemetry, a group at a time; no answer.
+            #[allow(deprecated)] // superseded by SET_MESSAGE_INTERVAL, still what GCSs send
+            MavMessage::REQUEST_DATA_STREAM(r)
+                if self.vehicle.autopilot == Autopilot::ArduCopter
+                    && self.for_us(r.target_system, r.target_component) =>
+            {
+                self.request_data_stream(link, r);
+            }
             MavMessage::PARAM_REQUEST_READ(r)
                 if self.for_us(r.target_system, r.target_component) =>
             {
@@ -132,6 +140,20 @@ impl Px4Machine {
             _ => {}
         }
         self.broadcast_texts();
+    }
+
+    /// REQUEST_DATA_STREAM: every message of the group at `req_message_rate` Hz, or stopped.
+    #[allow(deprecated)] // superseded by SET_MESSAGE_INTERVAL, still what GCSs send
+    fn request_data_stream(&mut self, link: usize, r: &mav::REQUEST_DATA_STREAM_DATA) {
+        let now = self.vehicle.now_us;
+        let interval = if r.start_stop == 0 || r.req_message_rate == 0 {
+            -1.0
+        } else {
+            1e6 / f32::from(r.req_message_rate)
+        };
+        for m in data_stream(r.req_stream_id as u8) {
+            self.links[link].schedule.set_interval(m, interval, now);
+        }
     }
 
     fn command(&mut self, link: usize, header: &MavHeader, c: &CommandIn) {
@@ -191,6 +213,10 @@ impl Px4Machine {
         *out = self.vehicle.message(message_id);
         match (out.is_some(), message_id) {
             (true, _) => MavResult::MAV_RESULT_ACCEPTED,
+            // ArduPilot accepts a request for home before it has one, and sends nothing.
+            (false, id::HOME_POSITION) if self.vehicle.autopilot == Autopilot::ArduCopter => {
+                MavResult::MAV_RESULT_ACCEPTED
+            }
             // Home comes once the estimator has a global position.
             (false, id::HOME_POSITION) | (false, id::GLOBAL_POSITION_INT) => {
                 MavResult::MAV_RESULT_TEMPORARILY_REJECTED
@@ -206,7 +232,9 @@ impl Px4Machine {
                 self.text_id = self.text_id.wrapping_add(1).max(1);
             }
             let chunks = statustext(severity, &text, self.text_id);
-            for l in self.links.iter_mut().filter(|l| l.gcs_seen) {
+            // ArduPilot sends its texts to every link; PX4 only to ground stations.
+            let everyone = self.vehicle.autopilot == Autopilot::ArduCopter;
+            for l in self.links.iter_mut().filter(|l| everyone || l.gcs_seen) {
                 l.outbox.extend(chunks.iter().cloned());
             }
         }

@@ -27,6 +27,14 @@
 //! - optional link impairment per link — a fixed delay/jitter/loss/bandwidth, or the world's
 //!   own network model (`World::link_sample`) — applied to every frame both ways.
 //!
+//! With [`Autopilot::ArduCopter`] ([`EndpointOptions::ardupilot_sitl`]) it is ArduCopter 4.7
+//! SITL instead, where that matters to a companion (`copter`): one companion link to
+//! 127.0.0.1:14660 + N, system id 1, nothing streamed until asked (SET_MESSAGE_INTERVAL or
+//! REQUEST_DATA_STREAM), STABILIZE at boot and ~40 s to get ready (pre-arm texts, SYS_STATUS's
+//! pre-arm bit, EKF_STATUS_REPORT), GUIDED, take-off above home, DO_REPOSITION only as
+//! COMMAND_INT, Copter mode numbers and ArduPilot's ACK results, parameters under 4.7's
+//! names sent as numbers, texts to every link.
+//!
 //! What the world cannot do is approximated and said so in the code: terminate/lockdown
 //! actions land instead, manual-control modes are refused (SITL has no RC), attitude is derived
 //! from the point-mass world's accelerations. Serial links that fail stay down.
@@ -57,6 +65,7 @@
 
 mod codec;
 mod commands;
+mod copter;
 mod error;
 mod failsafe;
 mod impairment;
@@ -73,13 +82,15 @@ mod vehicle;
 
 pub use codec::{COMP_AUTOPILOT, Frame, FrameDecoder, FrameEncoder, MavMessage, mav};
 pub use commands::CommandIn;
+pub use copter::mode as copter_mode;
 pub use error::EndpointError;
 pub use impairment::{Impairment, ImpairmentSpec, MAX_QUEUE_MS, Pipe, PipeStats};
 pub use machine::Px4Machine;
 pub use modes::Px4Mode;
 pub use options::{
-    BootTiming, EndpointOptions, EndpointTransport, GCS_LOCAL_BASE, GCS_REMOTE_PORT, LinkOptions,
-    ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE, StreamSet,
+    ARDUPILOT_REMOTE_BASE, Autopilot, BootTiming, EndpointOptions, EndpointTransport,
+    GCS_LOCAL_BASE, GCS_REMOTE_PORT, LinkOptions, ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE,
+    StreamSet,
 };
 pub use params::{Params, Value as ParamValue};
 pub use station::{LinkCounters, Station};

@@ -6,6 +6,21 @@ use super::impairment::Impairment;
 use alpha3_core::config::Address;
 use std::net::{SocketAddr, ToSocketAddrs};
 
+/// Which autopilot the endpoint imitates on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Autopilot {
+    /// PX4 SITL (`PX4-FACTS.md`).
+    #[default]
+    Px4,
+    /// ArduCopter 4.7 SITL (`ardupilot/README.md`): system id 1, nothing streamed until asked,
+    /// GUIDED, relative take-off, DO_REPOSITION only as COMMAND_INT, ~40 s to get ready.
+    ArduCopter,
+}
+
+/// ArduCopter SITL's companion link: SITL sends to 127.0.0.1:14660 (`udpclient`, SERIAL1);
+/// instance N here uses 14660 + N.
+pub const ARDUPILOT_REMOTE_BASE: u16 = 14660;
+
 /// PX4 SITL's companion (onboard) link: the companion listens on 14540 + N ...
 pub const ONBOARD_REMOTE_BASE: u16 = 14540;
 /// ... and PX4 sends from 14580 + N.
@@ -77,6 +92,8 @@ pub enum StreamSet {
     Onboard,
     /// The ground-station link (`-m normal`): a few dozen messages/s.
     Normal,
+    /// Only the heartbeat until asked (ArduPilot: its `MAV<n>_*` stream rates are 0).
+    Quiet,
 }
 
 /// One MAVLink link of the vehicle.
@@ -132,11 +149,22 @@ impl Default for BootTiming {
     }
 }
 
+impl BootTiming {
+    /// ArduCopter SITL as observed: heartbeat within ~1 s, home ~18 s, its EKF using GPS (and
+    /// arming possible) from ~38 s.
+    pub const ARDUCOPTER: Self = Self {
+        heartbeat_ms: 1000,
+        home_ms: 18_000,
+        arm_ready_ms: 38_000,
+    };
+}
+
 /// Everything [`Endpoint::spawn`](super::Endpoint::spawn) needs besides the world.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EndpointOptions {
-    /// SITL instance N: system id N + 1, ports 14540 + N / 14580 + N / 18570 + N.
+    /// SITL instance N: system id N + 1, ports 14540 + N / 14580 + N / 18570 + N (PX4).
     pub instance: u8,
+    pub autopilot: Autopilot,
     pub links: Vec<LinkOptions>,
     pub boot: BootTiming,
     /// Seeds the impairment's random drops and delays.
@@ -157,6 +185,7 @@ impl EndpointOptions {
         };
         Self {
             instance,
+            autopilot: Autopilot::Px4,
             links: vec![
                 LinkOptions::onboard(udp(ONBOARD_LOCAL_BASE + n, ONBOARD_REMOTE_BASE + n)),
                 LinkOptions::gcs(udp(GCS_LOCAL_BASE + n, GCS_REMOTE_PORT)),
@@ -167,10 +196,29 @@ impl EndpointOptions {
         }
     }
 
+    /// ArduCopter SITL instance `instance` on loopback: one companion link from an ephemeral
+    /// port to 127.0.0.1:14660 + N, streaming nothing until asked, system id 1.
+    pub fn ardupilot_sitl(instance: u8) -> Self {
+        let remote = ARDUPILOT_REMOTE_BASE.saturating_add(u16::from(instance));
+        let link = LinkOptions {
+            streams: StreamSet::Quiet,
+            ..LinkOptions::onboard(EndpointTransport::Udp {
+                bind: SocketAddr::from(([127, 0, 0, 1], 0)),
+                remote: Some(SocketAddr::from(([127, 0, 0, 1], remote))),
+            })
+        };
+        Self {
+            autopilot: Autopilot::ArduCopter,
+            boot: BootTiming::ARDUCOPTER,
+            ..Self::single(instance, link)
+        }
+    }
+
     /// One companion link on `transport` (tests, or a companion on a serial line).
     pub fn single(instance: u8, link: LinkOptions) -> Self {
         Self {
             instance,
+            autopilot: Autopilot::Px4,
             links: vec![link],
             boot: BootTiming::default(),
             seed: u64::from(instance),
@@ -178,9 +226,13 @@ impl EndpointOptions {
         }
     }
 
-    /// PX4's MAV_SYS_ID for this instance.
+    /// The autopilot's system id: PX4's MAV_SYS_ID is N + 1 for instance N; ArduCopter SITL
+    /// keeps MAV_SYSID 1 whatever its instance.
     pub fn system_id(&self) -> u8 {
-        self.instance.saturating_add(1)
+        match self.autopilot {
+            Autopilot::Px4 => self.instance.saturating_add(1),
+            Autopilot::ArduCopter => 1,
+        }
     }
 
     pub fn check(&self) -> Result<(), EndpointError> {
@@ -236,6 +288,14 @@ mod tests {
         );
         assert!(o.check().is_ok());
         assert!(EndpointOptions::px4_sitl(255).check().is_err());
+        let ap = EndpointOptions::ardupilot_sitl(3);
+        assert_eq!(ap.system_id(), 1);
+        assert_eq!(ap.links.len(), 1);
+        assert_eq!(ap.links[0].streams, StreamSet::Quiet);
+        assert!(matches!(
+            ap.links[0].transport,
+            EndpointTransport::Udp { remote: Some(r), .. } if r.port() == 14663
+        ));
     }
 
     #[test]

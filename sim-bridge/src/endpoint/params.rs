@@ -1,6 +1,7 @@
-//! The vehicle's parameters and the PARAM protocol: PX4's defaults for the failsafe and
-//! navigation parameters the endpoint acts on (and `hil` reads at preflight). INT32 values
-//! travel byte-wise, as PX4 sends them: the integer's bits in the float field.
+//! The vehicle's parameters and the PARAM protocol: PX4's (or ArduCopter's) defaults for the
+//! failsafe and navigation parameters the endpoint acts on (and `hil` reads at preflight).
+//! PX4's INT32 values travel byte-wise (the integer's bits in the float field); ArduPilot's
+//! integers, of 8, 16 or 32 bits, travel as the number ("C cast").
 
 use super::codec::{MavMessage, mav};
 use mav::MavParamType;
@@ -12,6 +13,13 @@ pub enum Value {
     Real(f32),
 }
 
+/// How integers travel in the float field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Encoding {
+    Bytewise,
+    CCast,
+}
+
 impl Value {
     pub fn as_f64(self) -> f64 {
         match self {
@@ -20,11 +28,20 @@ impl Value {
         }
     }
 
-    /// The PARAM_VALUE float field and type (INT32 byte-wise).
-    fn wire(self) -> (f32, MavParamType) {
+    /// The PARAM_VALUE float field for a parameter of type `ty`.
+    fn wire(self, encoding: Encoding) -> f32 {
+        match (self, encoding) {
+            (Value::Int(i), Encoding::Bytewise) => f32::from_bits(i as u32),
+            (Value::Int(i), Encoding::CCast) => i as f32,
+            (Value::Real(r), _) => r,
+        }
+    }
+
+    /// PX4's type for the value: INT32 or REAL32.
+    fn px4_type(self) -> MavParamType {
         match self {
-            Value::Int(i) => (f32::from_bits(i as u32), MavParamType::MAV_PARAM_TYPE_INT32),
-            Value::Real(r) => (r, MavParamType::MAV_PARAM_TYPE_REAL32),
+            Value::Int(_) => MavParamType::MAV_PARAM_TYPE_INT32,
+            Value::Real(_) => MavParamType::MAV_PARAM_TYPE_REAL32,
         }
     }
 }
@@ -56,10 +73,11 @@ const DEFAULTS: &[(&str, Value)] = &[
     ("SYS_HITL", Value::Int(0)),
 ];
 
-/// The parameter table, in PX4's (alphabetical) index order.
+/// The parameter table, in the autopilot's (alphabetical) index order.
 #[derive(Debug, Clone)]
 pub struct Params {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(String, Value, MavParamType)>,
+    encoding: Encoding,
 }
 
 impl Params {
@@ -67,18 +85,32 @@ impl Params {
         let mut p = Self {
             entries: DEFAULTS
                 .iter()
-                .map(|(n, v)| ((*n).to_string(), *v))
+                .map(|(n, v)| ((*n).to_string(), *v, v.px4_type()))
                 .collect(),
+            encoding: Encoding::Bytewise,
         };
         p.set("MAV_SYS_ID", Value::Int(i32::from(system_id)));
         p
     }
 
+    /// A table of (name, value, type), integers sent as numbers (ArduPilot).
+    pub(super) fn c_cast(table: &[(&str, Value, MavParamType)]) -> Self {
+        let mut entries: Vec<_> = table
+            .iter()
+            .map(|(n, v, t)| ((*n).to_string(), *v, *t))
+            .collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        Self {
+            entries,
+            encoding: Encoding::CCast,
+        }
+    }
+
     pub fn get(&self, name: &str) -> Option<Value> {
         self.entries
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| *v)
+            .find(|(n, _, _)| n == name)
+            .map(|(_, v, _)| *v)
     }
 
     /// The value as a number (0 when the parameter does not exist).
@@ -88,7 +120,7 @@ impl Params {
 
     /// Sets an existing parameter, converted to its own type; `false` for unknown names.
     pub fn set(&mut self, name: &str, value: Value) -> bool {
-        let Some((_, slot)) = self.entries.iter_mut().find(|(n, _)| n == name) else {
+        let Some((_, slot, _)) = self.entries.iter_mut().find(|(n, _, _)| n == name) else {
             return false;
         };
         *slot = match (*slot, value) {
@@ -103,16 +135,16 @@ impl Params {
     /// when there was none.
     pub fn remove(&mut self, name: &str) -> bool {
         let before = self.entries.len();
-        self.entries.retain(|(n, _)| n != name);
+        self.entries.retain(|(n, _, _)| n != name);
         self.entries.len() < before
     }
 
     /// PARAM_VALUE for entry `index`.
     pub fn value_message(&self, index: usize) -> Option<MavMessage> {
-        let (name, value) = self.entries.get(index)?;
-        let (param_value, param_type) = value.wire();
+        let (name, value, param_type) = self.entries.get(index)?;
+        let param_type = *param_type;
         Some(MavMessage::PARAM_VALUE(mav::PARAM_VALUE_DATA {
-            param_value,
+            param_value: value.wire(self.encoding),
             param_count: self.entries.len() as u16,
             param_index: index as u16,
             param_id: name.as_str().into(),
@@ -121,7 +153,7 @@ impl Params {
     }
 
     fn index_of(&self, name: &str) -> Option<usize> {
-        self.entries.iter().position(|(n, _)| n == name)
+        self.entries.iter().position(|(n, _, _)| n == name)
     }
 
     /// PARAM_REQUEST_READ: by index when it is ≥ 0, else by name. Unknown: no answer (PX4).
@@ -150,7 +182,11 @@ impl Params {
             | MavParamType::MAV_PARAM_TYPE_INT16
             | MavParamType::MAV_PARAM_TYPE_UINT16
             | MavParamType::MAV_PARAM_TYPE_INT8
-            | MavParamType::MAV_PARAM_TYPE_UINT8 => Value::Int(s.param_value.to_bits() as i32),
+            | MavParamType::MAV_PARAM_TYPE_UINT8 => match self.encoding {
+                Encoding::Bytewise => Value::Int(s.param_value.to_bits() as i32),
+                Encoding::CCast if s.param_value.is_finite() => Value::Int(s.param_value as i32),
+                Encoding::CCast => return None,
+            },
             _ if s.param_value.is_finite() => Value::Real(s.param_value),
             _ => return None,
         };

@@ -16,6 +16,7 @@ pub mod id {
     pub const HIGHRES_IMU: u32 = 105;
     pub const BATTERY_STATUS: u32 = 147;
     pub const AUTOPILOT_VERSION: u32 = 148;
+    pub const EKF_STATUS_REPORT: u32 = 193;
     pub const HOME_POSITION: u32 = 242;
     pub const EXTENDED_SYS_STATE: u32 = 245;
     pub const ODOMETRY: u32 = 331;
@@ -37,6 +38,33 @@ const ONBOARD: &[(u32, f64)] = &[
     (id::HOME_POSITION, 0.5),
     (id::BATTERY_STATUS, 0.5),
 ];
+
+/// A link that streams nothing but its heartbeat until asked (ArduPilot's companion link).
+const QUIET: &[(u32, f64)] = &[(id::HEARTBEAT, 1.0)];
+
+/// ArduPilot's REQUEST_DATA_STREAM groups (`GCS_MAVLink_Parameters.cpp`), the messages of each
+/// that the endpoint can send: (MAV_DATA_STREAM id, message ids).
+pub const DATA_STREAMS: &[(u8, &[u32])] = &[
+    // EXTENDED_STATUS
+    (2, &[id::SYS_STATUS, id::GPS_RAW_INT]),
+    // POSITION
+    (6, &[id::GLOBAL_POSITION_INT, id::LOCAL_POSITION_NED]),
+    // EXTRA1
+    (10, &[id::ATTITUDE]),
+    // EXTRA2
+    (11, &[id::VFR_HUD]),
+    // EXTRA3
+    (12, &[id::BATTERY_STATUS, id::EKF_STATUS_REPORT]),
+];
+
+/// The messages of MAV_DATA_STREAM `stream` (0 = all).
+pub fn data_stream(stream: u8) -> Vec<u32> {
+    DATA_STREAMS
+        .iter()
+        .filter(|(s, _)| stream == 0 || *s == stream)
+        .flat_map(|(_, ids)| ids.iter().copied())
+        .collect()
+}
 
 /// PX4's ground-station link (`-m normal`), the part the endpoint models, Hz.
 const NORMAL: &[(u32, f64)] = &[
@@ -70,6 +98,7 @@ impl Schedule {
         let table = match set {
             StreamSet::Onboard => ONBOARD,
             StreamSet::Normal => NORMAL,
+            StreamSet::Quiet => QUIET,
         };
         let defaults: BTreeMap<u32, u64> = table
             .iter()
@@ -191,6 +220,22 @@ mod tests {
         assert!(!s.set_interval(id::ATTITUDE, f32::NAN, 2_000_000));
         let scaled = Schedule::new(StreamSet::Onboard, 4.0);
         assert!((scaled.rate_hz() - 4.0 * 267.0 - 1.0).abs() < 4.0);
+    }
+
+    #[test]
+    fn a_quiet_link_sends_its_heartbeat_until_asked() {
+        let mut s = Schedule::new(StreamSet::Quiet, 1.0);
+        let mut out = Vec::new();
+        for t in (0..2_000_000).step_by(10_000) {
+            s.due(t, &mut out);
+        }
+        assert_eq!(out, [id::HEARTBEAT, id::HEARTBEAT]);
+        assert!(s.set_interval(id::EKF_STATUS_REPORT, 1_000_000.0, 2_000_000));
+        out.clear();
+        s.due(2_000_000, &mut out);
+        assert!(out.contains(&id::EKF_STATUS_REPORT));
+        assert_eq!(data_stream(12), [id::BATTERY_STATUS, id::EKF_STATUS_REPORT]);
+        assert_eq!(data_stream(0).len(), 8);
     }
 
     #[test]

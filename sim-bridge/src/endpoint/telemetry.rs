@@ -3,6 +3,7 @@
 //! are WGS-84 through the scenario origin (PX4's EKF origin), times since boot.
 
 use super::codec::{MavMessage, mav};
+use super::options::Autopilot;
 use super::streams::id;
 use super::vehicle::Px4Vehicle;
 use alpha3_core::snapshot::{FixType, LandedState};
@@ -10,6 +11,8 @@ use mav::MavState;
 
 /// PX4 v1.16 development build, as AUTOPILOT_VERSION reports it (major.minor.patch.type).
 const FLIGHT_SW_VERSION: u32 = (1 << 24) | (16 << 16);
+/// ArduCopter 4.7.0-dev (FIRMWARE_VERSION_TYPE_DEV is 0).
+const COPTER_SW_VERSION: u32 = (4 << 24) | (7 << 16);
 /// No estimate: what MAVLink uses for unknown 16-bit values.
 const UNKNOWN_U16: u16 = u16::MAX;
 
@@ -91,6 +94,17 @@ impl Px4Vehicle {
                 })
             }
             id::ODOMETRY => self.odometry(),
+            id::EKF_STATUS_REPORT if self.autopilot == Autopilot::ArduCopter => {
+                MavMessage::EKF_STATUS_REPORT(mav::EKF_STATUS_REPORT_DATA {
+                    flags: self.copter_ekf_flags(),
+                    velocity_variance: 0.02,
+                    pos_horiz_variance: 0.01,
+                    pos_vert_variance: 0.01,
+                    compass_variance: 0.02,
+                    terrain_alt_variance: 0.0,
+                    airspeed_variance: 0.0,
+                })
+            }
             _ => return None,
         })
     }
@@ -98,11 +112,23 @@ impl Px4Vehicle {
     pub fn heartbeat(&self) -> MavMessage {
         let failsafe =
             self.world.flight_controller().mode == crate::flight_controller::Mode::Uncontrolled;
+        let (custom_mode, autopilot, base_mode) = match self.autopilot {
+            Autopilot::Px4 => (
+                self.mode.custom_mode(),
+                mav::MavAutopilot::MAV_AUTOPILOT_PX4,
+                self.mode.base_mode(self.armed),
+            ),
+            Autopilot::ArduCopter => (
+                self.copter_mode,
+                mav::MavAutopilot::MAV_AUTOPILOT_ARDUPILOTMEGA,
+                self.copter_base_mode(),
+            ),
+        };
         MavMessage::HEARTBEAT(mav::HEARTBEAT_DATA {
-            custom_mode: self.mode.custom_mode(),
+            custom_mode,
             mavtype: mav::MavType::MAV_TYPE_QUADROTOR,
-            autopilot: mav::MavAutopilot::MAV_AUTOPILOT_PX4,
-            base_mode: self.mode.base_mode(self.armed),
+            autopilot,
+            base_mode,
             system_status: if failsafe {
                 MavState::MAV_STATE_CRITICAL
             } else if self.armed {
@@ -136,9 +162,17 @@ impl Px4Vehicle {
             | S::MAV_SYS_STATUS_SENSOR_Z_ALTITUDE_CONTROL
             | S::MAV_SYS_STATUS_SENSOR_XY_POSITION_CONTROL
             | S::MAV_SYS_STATUS_SENSOR_MOTOR_OUTPUTS;
+        let mut sensors = sensors;
+        if self.autopilot == Autopilot::ArduCopter {
+            // ArduPilot reports its pre-arm checks as a sensor: healthy once they pass.
+            sensors |= S::MAV_SYS_STATUS_AHRS | S::MAV_SYS_STATUS_PREARM_CHECK;
+        }
         let mut health = sensors;
-        if !self.snap.gnss.fix.is_3d() {
+        if !self.snap.gnss.fix.is_3d() || !self.has_global_position() {
             health.remove(S::MAV_SYS_STATUS_SENSOR_GPS);
+        }
+        if self.autopilot == Autopilot::ArduCopter && !self.armed && !self.copter_ready() {
+            health.remove(S::MAV_SYS_STATUS_PREARM_CHECK | S::MAV_SYS_STATUS_AHRS);
         }
         let b = self.snap.battery;
         MavMessage::SYS_STATUS(mav::SYS_STATUS_DATA {
@@ -306,18 +340,28 @@ impl Px4Vehicle {
 
     fn autopilot_version(&self) -> MavMessage {
         use mav::MavProtocolCapability as C;
+        let (encoding, version) = match self.autopilot {
+            Autopilot::Px4 => (
+                C::MAV_PROTOCOL_CAPABILITY_PARAM_ENCODE_BYTEWISE,
+                FLIGHT_SW_VERSION,
+            ),
+            Autopilot::ArduCopter => (
+                C::MAV_PROTOCOL_CAPABILITY_PARAM_ENCODE_C_CAST,
+                COPTER_SW_VERSION,
+            ),
+        };
         MavMessage::AUTOPILOT_VERSION(mav::AUTOPILOT_VERSION_DATA {
             capabilities: C::MAV_PROTOCOL_CAPABILITY_MISSION_FLOAT
                 | C::MAV_PROTOCOL_CAPABILITY_MISSION_INT
                 | C::MAV_PROTOCOL_CAPABILITY_COMMAND_INT
-                | C::MAV_PROTOCOL_CAPABILITY_PARAM_ENCODE_BYTEWISE
+                | encoding
                 | C::MAV_PROTOCOL_CAPABILITY_SET_ATTITUDE_TARGET
                 | C::MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_LOCAL_NED
                 | C::MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_GLOBAL_INT
                 | C::MAV_PROTOCOL_CAPABILITY_MAVLINK2,
             uid: u64::from(self.system_id),
-            flight_sw_version: FLIGHT_SW_VERSION,
-            middleware_sw_version: FLIGHT_SW_VERSION,
+            flight_sw_version: version,
+            middleware_sw_version: version,
             os_sw_version: 0,
             board_version: 0,
             vendor_id: 0,

@@ -7,9 +7,10 @@
 //! it stood at that moment.
 
 use super::codec::mav::MavSeverity;
+use super::copter;
 use super::failsafe::FailsafeState;
 use super::modes::Px4Mode;
-use super::options::BootTiming;
+use super::options::{Autopilot, BootTiming};
 use super::params::Params;
 use crate::flight_controller::{LandPhase, Mode as FcMode};
 use crate::world::World;
@@ -84,6 +85,13 @@ impl Kinematics {
 #[derive(Debug, Clone)]
 pub struct Px4Vehicle {
     pub(super) world: World,
+    /// Which autopilot this imitates; ArduCopter's own behaviour is in `copter`.
+    pub(super) autopilot: Autopilot,
+    /// ArduCopter's mode number (its HEARTBEAT custom_mode); `mode` then holds the PX4 mode
+    /// that flies the world the same way.
+    pub(super) copter_mode: u32,
+    /// When ArduCopter next repeats its pre-arm failure on its own.
+    pub(super) copter_prearm_text_us: u64,
     pub(super) system_id: u8,
     pub(super) boot: BootTiming,
     world_start_us: u64,
@@ -116,13 +124,25 @@ pub struct Px4Vehicle {
 }
 
 impl Px4Vehicle {
-    pub fn new(world: World, system_id: u8, boot: BootTiming) -> Self {
+    pub fn new(world: World, system_id: u8, boot: BootTiming, autopilot: Autopilot) -> Self {
         let snap = world.snapshot();
         let airborne = world.flight_controller().landed != LandedState::OnGround;
+        let params = match autopilot {
+            Autopilot::Px4 => Params::px4_defaults(system_id),
+            Autopilot::ArduCopter => Params::copter_defaults(),
+        };
         Self {
             world_start_us: world.time_us(),
             frame: world.frame(),
-            params: Params::px4_defaults(system_id),
+            params,
+            autopilot,
+            // ArduCopter boots in STABILIZE; one already flying is under the companion.
+            copter_mode: if airborne {
+                copter::mode::GUIDED
+            } else {
+                copter::mode::STABILIZE
+            },
+            copter_prearm_text_us: boot.heartbeat_ms * 1000,
             mode: Px4Mode::HOLD,
             mode_after_disarm: Px4Mode::HOLD,
             armed: world.flight_controller().armed,
@@ -192,7 +212,15 @@ impl Px4Vehicle {
     }
 
     pub(super) fn say(&mut self, severity: MavSeverity, text: impl Into<String>) {
-        self.texts.push((severity, text.into()));
+        let text = text.into();
+        let text = match self.autopilot {
+            Autopilot::Px4 => text,
+            Autopilot::ArduCopter => match copter::text_for(&text) {
+                Some(t) => t,
+                None => return,
+            },
+        };
+        self.texts.push((severity, text));
     }
 
     /// How many texts wait to be sent (a mark for [`Self::say_at`]).
@@ -256,6 +284,9 @@ impl Px4Vehicle {
             self.set_home();
         }
         self.follow_world();
+        if self.autopilot == Autopilot::ArduCopter {
+            self.copter_watch_prearm();
+        }
         self.watch_offboard();
         self.watch_failsafes();
         self.watch_disarm_timers();
@@ -269,7 +300,7 @@ impl Px4Vehicle {
         let world_armed = fc.armed;
         if self.was_airborne && !airborne {
             self.say(MavSeverity::MAV_SEVERITY_INFO, "Landing detected");
-            let delay_s = self.params.number("COM_DISARM_LAND").max(0.0);
+            let delay_s = self.disarm_delays_s().0.max(0.0);
             self.disarm_at_us = Some(self.now_us + (delay_s * 1e6) as u64);
             self.rtl = None;
         }
@@ -371,7 +402,7 @@ impl Px4Vehicle {
             }
         }
         if let Some(since) = self.armed_idle_since_us {
-            let limit_s = self.params.number("COM_DISARM_PRFLT");
+            let limit_s = self.disarm_delays_s().1;
             if limit_s > 0.0
                 && self.now_us >= since + (limit_s * 1e6) as u64
                 && !self.airborne()
@@ -383,6 +414,26 @@ impl Px4Vehicle {
         if self.armed && !self.world.flight_controller().armed && self.disarm_at_us.is_none() {
             // The world disarmed without a landing delay pending (nothing else does that).
             self.disarmed();
+        }
+    }
+
+    /// Seconds to auto-disarm after landing and after arming without taking off.
+    fn disarm_delays_s(&self) -> (f64, f64) {
+        match self.autopilot {
+            Autopilot::Px4 => (
+                self.params.number("COM_DISARM_LAND"),
+                self.params.number("COM_DISARM_PRFLT"),
+            ),
+            Autopilot::ArduCopter => self.copter_disarm_delays_s(),
+        }
+    }
+
+    /// The height above home a return climbs to: PX4's RTL_RETURN_ALT (m), ArduCopter's
+    /// RTL_ALT (cm).
+    fn return_altitude_m(&self) -> f64 {
+        match self.autopilot {
+            Autopilot::Px4 => self.params.number("RTL_RETURN_ALT"),
+            Autopilot::ArduCopter => self.params.number("RTL_ALT") / 100.0,
         }
     }
 
@@ -410,7 +461,11 @@ impl Px4Vehicle {
             self.fly(Command::Arm)?;
         }
         if !self.armed {
-            self.say(MavSeverity::MAV_SEVERITY_INFO, "Armed by external command");
+            let text = match self.autopilot {
+                Autopilot::Px4 => "Armed by external command",
+                Autopilot::ArduCopter => "Arming motors",
+            };
+            self.say(MavSeverity::MAV_SEVERITY_INFO, text);
             // PX4 sets home where it arms.
             self.set_home();
             if !self.airborne() {
@@ -440,7 +495,7 @@ impl Px4Vehicle {
             Px4Mode::RTL => {
                 let home = self.home.ok_or("no home position")?;
                 if airborne {
-                    let above = self.params.number("RTL_RETURN_ALT").max(0.0);
+                    let above = self.return_altitude_m().max(0.0);
                     let altitude_z = (home.z + above).max(self.snap.position.z);
                     let p = self.snap.position;
                     self.fly(Command::GoTo {

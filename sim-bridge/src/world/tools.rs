@@ -89,6 +89,7 @@ impl World {
             },
             home: self.options.origin,
             gnss: self.sensors.gnss(jammed),
+            unreported: Default::default(),
         }
     }
 
