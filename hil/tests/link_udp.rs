@@ -94,9 +94,10 @@ async fn arm_takeoff_reposition_land_over_udp() {
 
     let m = link.measurement();
     assert!(m.rtt_ms.is_some_and(|r| r < 50.0), "{m:?}");
+    // PX4's ~300 messages/s, slowed and thinned by hil to what the snapshot reads.
     assert!(
-        m.rx_msgs_per_s > 200.0 && m.rx_msgs_per_s < 400.0,
-        "PX4 rates: {m:?}"
+        m.rx_msgs_per_s > 30.0 && m.rx_msgs_per_s < 120.0,
+        "PX4 rates after taming: {m:?}"
     );
     assert_eq!(m.loss_pct, 0.0, "{m:?}");
     assert!(m.heartbeat_age_ms.is_some_and(|a| a < 1500));

@@ -118,6 +118,12 @@ impl Session {
         ) {
             return;
         }
+        // After a silence long enough to call the autopilot lost, its sequence numbers say
+        // nothing: a reboot restarts them, so the first frame back (heartbeat or not) starts
+        // the count afresh instead of being measured against the old one.
+        if self.heartbeats.is_lost() {
+            self.stats.forget_sequences();
+        }
         self.stats.on_rx(
             now_us,
             h.system_id,
