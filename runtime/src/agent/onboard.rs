@@ -189,35 +189,53 @@ pub async fn wait_ready_to_fly(link: &HilLink, timeout: Duration) -> Result<(), 
 
 /// Brings a vehicle that is still in the air (an earlier episode or run left it flying) down
 /// where it is, with the failsafe's landing, and waits until it is on the ground: a mission is
-/// anchored at, and starts from, a vehicle on the ground. A vehicle on the ground is left alone.
+/// anchored at, and starts from, a vehicle on the ground. Then waits until the vehicle has
+/// disarmed itself. Returns whether it had to land it.
 pub async fn settle_on_ground(link: &mut HilLink, timeout: Duration) -> Result<bool, OnboardError> {
     let snap = link.snapshot();
-    if !snap.is_airborne() {
-        return Ok(false);
+    let landed = snap.is_airborne();
+    if landed {
+        let land = Command::Land { site: None };
+        let Some(approved) = evaluate_failsafe(&snap, &land, link.now_ms())
+            .approved()
+            .cloned()
+        else {
+            return Err(OnboardError::Start(
+                "the vehicle is in the air and the failsafe may not land it".into(),
+            ));
+        };
+        let receipt = link.send(approved).await.map_err(|e| {
+            OnboardError::Start(format!("landing the vehicle left in the air: {e}"))
+        })?;
+        if !receipt.accepted {
+            return Err(OnboardError::Start(format!(
+                "landing the vehicle left in the air refused: {}",
+                receipt.message.unwrap_or_default()
+            )));
+        }
+        let started = tokio::time::Instant::now();
+        wait_until(link, started, timeout, |l| !l.snapshot().is_airborne()).await?;
     }
-    let land = Command::Land { site: None };
-    let Some(approved) = evaluate_failsafe(&snap, &land, link.now_ms())
-        .approved()
-        .cloned()
-    else {
-        return Err(OnboardError::Start(
-            "the vehicle is in the air and the failsafe may not land it".into(),
-        ));
-    };
-    let receipt = link
-        .send(approved)
-        .await
-        .map_err(|e| OnboardError::Start(format!("landing the vehicle left in the air: {e}")))?;
-    if !receipt.accepted {
-        return Err(OnboardError::Start(format!(
-            "landing the vehicle left in the air refused: {}",
-            receipt.message.unwrap_or_default()
-        )));
+    // Both autopilots disarm by themselves after touch-down (PX4 COM_DISARM_LAND, ArduCopter's
+    // LAND). Starting before that would skip arming and ask an armed vehicle, still in its
+    // landing mode, to take off: ArduCopter refuses that (take-off only in GUIDED).
+    if link.snapshot().armed && !link.snapshot().is_airborne() {
+        let started = tokio::time::Instant::now();
+        wait_until(link, started, DISARM_WAIT, |l| !l.snapshot().armed)
+            .await
+            .map_err(|_| {
+                OnboardError::Start(format!(
+                    "the vehicle stayed armed on the ground for {} s; it must disarm before a \
+                     mission starts",
+                    DISARM_WAIT.as_secs()
+                ))
+            })?;
     }
-    let started = tokio::time::Instant::now();
-    wait_until(link, started, timeout, |l| !l.snapshot().is_airborne()).await?;
-    Ok(true)
+    Ok(landed)
 }
+
+/// How long an armed vehicle on the ground is given to disarm itself before a mission.
+const DISARM_WAIT: Duration = Duration::from_secs(30);
 
 /// Places `scenario` on the earth so that its home is where the vehicle stands (see
 /// [`super::anchor`]) and switches the link to that frame: from here on telemetry and
