@@ -48,7 +48,8 @@ for t in "${TARGETS[@]}"; do
     cat fuzz-*.log >>"$log" 2>/dev/null || true
     rm -f fuzz-*.log
   fi
-  execs=$({ grep -h 'stat::number_of_executed_units' "$log" || true; } | awk '{s += $2} END {print s + 0}')
+  # -a: a target whose log holds fuzzed bytes makes grep call it binary (and count 0).
+  execs=$({ grep -a -h 'stat::number_of_executed_units' "$log" || true; } | awk '{s += $2} END {print s + 0}')
   crashes=$(find "fuzz/artifacts/$t" -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' \) | wc -l)
   corpus=$(find "fuzz/work/$t" -type f | wc -l)
   echo "$t: ${elapsed}s (limit ${SECONDS_EACH}s${RUNS:+ or $RUNS runs}) x $JOBS, executions $execs, crashes $crashes, corpus $corpus (rc $rc)"
