@@ -19,9 +19,9 @@ mod sitl_support;
 use alpha3::sitl::px4::{Px4Install, Px4Options, Px4Process};
 use conformance_support::{Comparison, Known, Verdict, compare};
 use serde_json::Value;
-use sitl_support::{alpha3, python, root};
+use sitl_support::{alpha3, px4_build, python, root};
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -29,25 +29,6 @@ use std::time::{Duration, Instant};
 const INSTANCE: u8 = 8;
 /// Both vehicles run this much faster than real time (lockstep for PX4).
 const SPEED: f64 = 4.0;
-
-fn in_ci() -> bool {
-    std::env::var("CI").as_deref() == Ok("true")
-}
-
-/// The PX4 build, or `None` after saying why (a failure in CI).
-fn px4_build() -> Option<PathBuf> {
-    let dir = std::env::var_os("PX4_SITL_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/px4-sitl")));
-    let found = dir.filter(|d| d.join("src/build/px4_sitl_default/bin/px4").is_file());
-    if found.is_none() {
-        let why = "no PX4 SITL build (run scripts/px4-sitl.sh, or set PX4_SITL_HOME)";
-        assert!(!in_ci(), "{why}: required in CI");
-        eprintln!("skipping the live PX4 comparison: {why}");
-    }
-    found
-}
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -186,7 +167,9 @@ fn sim_vehicle_answers_as_the_real_px4_does() {
         &recorded,
         &sim,
     );
-    let Some(dir) = px4_build() else { return };
+    let Some(dir) = px4_build("the live PX4 comparison") else {
+        return;
+    };
     let run = tempfile::tempdir().unwrap();
     let live = fly_px4(&dir, run.path());
     let against_live = compare(&live, &sim, &known, false);

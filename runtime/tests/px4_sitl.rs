@@ -10,31 +10,13 @@ mod sitl_support;
 
 use alpha3_core::record::Event;
 use serde_json::Value;
-use sitl_support::{alpha3, events, root};
-use std::path::PathBuf;
-
-fn in_ci() -> bool {
-    std::env::var("CI").as_deref() == Ok("true")
-}
-
-/// The PX4 build, or `None` after saying why (a failure in CI).
-fn px4_build() -> Option<PathBuf> {
-    let dir = std::env::var_os("PX4_SITL_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/px4-sitl")));
-    let found = dir.filter(|d| d.join("src/build/px4_sitl_default/bin/px4").is_file());
-    if found.is_none() {
-        let why = "no PX4 SITL build (run scripts/px4-sitl.sh, or set PX4_SITL_HOME)";
-        assert!(!in_ci(), "{why}: required in CI");
-        eprintln!("skipping: {why}");
-    }
-    found
-}
+use sitl_support::{alpha3, events, px4_build, root};
 
 #[test]
 fn alpha3_sitl_flies_two_suite_scenarios_on_real_px4() {
-    let Some(px4) = px4_build() else { return };
+    let Some(px4) = px4_build("the real-PX4 flight") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let scenario = |k: &str| root().join(format!("configs/scenarios/{k}.json"));

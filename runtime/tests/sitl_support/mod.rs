@@ -100,6 +100,27 @@ pub async fn vehicle_to(remote: std::net::SocketAddr, seed: u64) -> Endpoint {
     Endpoint::spawn(world, options).await.unwrap()
 }
 
+/// Whether this is CI's run: there a missing peer or build fails the test instead of skipping it.
+pub fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// The PX4 SITL install (`$PX4_SITL_HOME`, default `~/.cache/px4-sitl`, as `scripts/test.sh`
+/// builds it), or `None` after printing why `what` skips — a failure under `CI=true`.
+pub fn px4_build(what: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("PX4_SITL_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/px4-sitl")));
+    let found = dir.filter(|d| alpha3::sitl::px4::Px4Install::at(d).is_ok());
+    if found.is_none() {
+        let why = "no PX4 SITL build (run scripts/px4-sitl.sh, or set PX4_SITL_HOME)";
+        assert!(!in_ci(), "{why}: required in CI");
+        eprintln!("skipping {what}: {why}");
+    }
+    found
+}
+
 /// The `alpha3` binary under test; `ALPHA3_BIN` runs another build (e.g. an older one, to
 /// show that a regression test fails without its fix).
 pub fn alpha3() -> std::process::Command {
