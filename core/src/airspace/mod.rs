@@ -88,6 +88,32 @@ impl Area {
         }
     }
 
+    /// A circle that holds the area horizontally: a circle's or cylinder's own; for a polygon,
+    /// the mean of its vertices and the distance to the farthest one. `None` for a polygon
+    /// without vertices. Cheap bounds for planners that must not test every zone exactly.
+    pub fn enclosing_circle(&self) -> Option<([f64; 2], f64)> {
+        match self {
+            Area::Circle {
+                center, radius_m, ..
+            }
+            | Area::Cylinder {
+                center, radius_m, ..
+            } => Some((*center, *radius_m)),
+            Area::Polygon { points, .. } if points.is_empty() => None,
+            Area::Polygon { points, .. } => {
+                let n = points.len() as f64;
+                let c = points
+                    .iter()
+                    .fold([0.0, 0.0], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n]);
+                let r = points
+                    .iter()
+                    .map(|p| (p[0] - c[0]).hypot(p[1] - c[1]))
+                    .fold(0.0, f64::max);
+                Some((c, r))
+            }
+        }
+    }
+
     /// Whether the horizontal point `p` is inside the area (a cylinder counts as its circle;
     /// a point on a polygon's edge may go either way).
     pub fn contains_xy(&self, p: [f64; 2]) -> bool {
@@ -120,6 +146,17 @@ mod tests {
         }
         let back: Area = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
         assert_eq!(back, a);
+    }
+
+    #[test]
+    fn the_enclosing_circle_holds_every_vertex() {
+        let tri = Area::polygon(vec![[0.0, 0.0], [30.0, 0.0], [0.0, 30.0]]);
+        let (c, r) = tri.enclosing_circle().unwrap();
+        assert_eq!(c, [10.0, 10.0]);
+        assert!((r - 500f64.sqrt()).abs() < 1e-9);
+        let cyl = Area::cylinder([5.0, 6.0], 7.0, 0.0, 50.0);
+        assert_eq!(cyl.enclosing_circle(), Some(([5.0, 6.0], 7.0)));
+        assert_eq!(Area::polygon(vec![]).enclosing_circle(), None);
     }
 
     #[test]

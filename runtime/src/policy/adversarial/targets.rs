@@ -22,32 +22,6 @@ pub struct Targets {
     pub sensors: Vec<String>,
 }
 
-fn centre(area: &Area) -> Option<([f64; 2], f64)> {
-    match area {
-        Area::Circle {
-            center, radius_m, ..
-        }
-        | Area::Cylinder {
-            center, radius_m, ..
-        } => Some((*center, *radius_m)),
-        Area::Polygon { points, .. } => {
-            if points.is_empty() {
-                return None;
-            }
-            let n = points.len() as f64;
-            let c = [
-                points.iter().map(|p| p[0]).sum::<f64>() / n,
-                points.iter().map(|p| p[1]).sum::<f64>() / n,
-            ];
-            let r = points
-                .iter()
-                .map(|p| (p[0] - c[0]).hypot(p[1] - c[1]))
-                .fold(0.0, f64::max);
-            Some((c, r))
-        }
-    }
-}
-
 fn altitude_inside(area: &Area, lo: f64, hi: f64) -> f64 {
     match area {
         Area::Cylinder {
@@ -64,7 +38,7 @@ impl Targets {
         let mut no_fly = Vec::new();
         let mut no_fly_radius = Vec::new();
         for z in a.no_fly_zones.iter().chain(&a.no_fly_zones_dynamic) {
-            if let Some((c, r)) = centre(z) {
+            if let Some((c, r)) = z.enclosing_circle() {
                 no_fly.push([c[0], c[1], altitude_inside(z, lo, hi)]);
                 no_fly_radius.push(r);
             }
@@ -72,7 +46,7 @@ impl Targets {
         let (fence_centre, fence_half_extent_m) = a
             .geofence
             .first()
-            .and_then(centre)
+            .and_then(Area::enclosing_circle)
             .unwrap_or(([0.0, 0.0], 500.0));
         Self {
             no_fly,

@@ -16,30 +16,6 @@ pub(super) struct StaticZones {
     zones: Vec<(Area, [f64; 2], f64)>,
 }
 
-/// A bounding circle of `area`: its own for a circle or cylinder, the vertices' mean and the
-/// farthest vertex from it for a polygon.
-fn bounds(area: &Area) -> ([f64; 2], f64) {
-    match area {
-        Area::Circle {
-            center, radius_m, ..
-        }
-        | Area::Cylinder {
-            center, radius_m, ..
-        } => (*center, *radius_m),
-        Area::Polygon { points, .. } => {
-            let n = points.len().max(1) as f64;
-            let c = points
-                .iter()
-                .fold([0.0, 0.0], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n]);
-            let r = points
-                .iter()
-                .map(|p| (p[0] - c[0]).hypot(p[1] - c[1]))
-                .fold(0.0, f64::max);
-            (c, r)
-        }
-    }
-}
-
 /// Horizontal distance from `c` to the segment `a`–`b`.
 fn distance(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
@@ -57,7 +33,8 @@ impl StaticZones {
         let zones = areas
             .into_iter()
             .map(|a| {
-                let (c, r) = bounds(&a);
+                // Validation refuses a polygon without vertices; one here bounds nothing.
+                let (c, r) = a.enclosing_circle().unwrap_or(([0.0, 0.0], 0.0));
                 (a, c, r)
             })
             .collect();

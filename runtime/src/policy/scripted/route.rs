@@ -3,7 +3,6 @@
 //! the shorter side that the gate's own checks (zones, fence, band) accept.
 
 use super::check::{PathCheck, STATIC_IDS};
-use alpha3_core::airspace::Area;
 use alpha3_core::scenario::Scenario;
 use alpha3_core::snapshot::VehicleSnapshot;
 
@@ -27,31 +26,9 @@ pub(super) fn static_zones(scenario: &Scenario) -> Vec<Zone> {
         .airspace
         .no_fly_zones
         .iter()
-        .filter_map(|a| match a {
-            Area::Cylinder {
-                center, radius_m, ..
-            }
-            | Area::Circle {
-                center, radius_m, ..
-            } => Some(Zone {
-                center: *center,
-                radius_m: *radius_m,
-            }),
-            Area::Polygon { points, .. } if !points.is_empty() => {
-                let n = points.len() as f64;
-                let c = points
-                    .iter()
-                    .fold([0.0, 0.0], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n]);
-                let r = points
-                    .iter()
-                    .map(|p| (p[0] - c[0]).hypot(p[1] - c[1]))
-                    .fold(0.0, f64::max);
-                Some(Zone {
-                    center: c,
-                    radius_m: r,
-                })
-            }
-            _ => None,
+        .filter_map(|a| {
+            a.enclosing_circle()
+                .map(|(center, radius_m)| Zone { center, radius_m })
         })
         .collect()
 }
