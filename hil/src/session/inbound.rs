@@ -156,8 +156,8 @@ impl Session {
                     }
                 }
                 Some(Presence::Back) => {
+                    // Its sequence count was restarted above (it was lost until this frame).
                     self.returned(now_us);
-                    self.stats.forget_sequences();
                     if let Some(p) = self.profile {
                         self.requests.reset(now_us, p.stream_requests());
                         if self.cfg.tame_streams {
