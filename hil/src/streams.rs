@@ -39,7 +39,8 @@ impl StreamRequests {
         self.wanted = streams.to_vec();
         self.arrived.clear();
         for (message, interval_us) in streams {
-            self.queue.push_back(set_interval(*message, *interval_us));
+            self.queue
+                .push_back(set_interval(*message, *interval_us as f32));
         }
         self.queue.push_back(request_message(id::AUTOPILOT_VERSION));
         self.next_us = now_us;
@@ -73,18 +74,8 @@ impl StreamRequests {
     /// faster than needed.
     pub fn slow(&mut self, streams: &[(u32, u32)]) {
         for (message, interval_us) in streams {
-            self.queue.push_back(CommandSpec::long(
-                MavCmd::MAV_CMD_SET_MESSAGE_INTERVAL,
-                [
-                    *message as f32,
-                    *interval_us as f32,
-                    0.0,
-                    0.0,
-                    0.0,
-                    0.0,
-                    0.0,
-                ],
-            ));
+            self.queue
+                .push_back(set_interval(*message, *interval_us as f32));
         }
     }
 
@@ -93,10 +84,7 @@ impl StreamRequests {
     /// until replies (COMMAND_ACKs) are lost with them.
     pub fn silence(&mut self, messages: &[u32]) {
         for message in messages {
-            self.queue.push_back(CommandSpec::long(
-                MavCmd::MAV_CMD_SET_MESSAGE_INTERVAL,
-                [*message as f32, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            ));
+            self.queue.push_back(set_interval(*message, -1.0));
         }
     }
 
@@ -114,7 +102,8 @@ impl StreamRequests {
             self.retry_at_us = now_us + STREAM_RETRY_US;
             for (message, interval_us) in &self.wanted {
                 if !self.arrived.contains(message) {
-                    self.queue.push_back(set_interval(*message, *interval_us));
+                    self.queue
+                        .push_back(set_interval(*message, *interval_us as f32));
                 }
             }
         }
@@ -144,10 +133,11 @@ impl StreamRequests {
     }
 }
 
-fn set_interval(message: u32, interval_us: u32) -> CommandSpec {
+/// SET_MESSAGE_INTERVAL: every `interval_us` µs, or off at −1.
+fn set_interval(message: u32, interval_us: f32) -> CommandSpec {
     CommandSpec::long(
         MavCmd::MAV_CMD_SET_MESSAGE_INTERVAL,
-        [message as f32, interval_us as f32, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [message as f32, interval_us, 0.0, 0.0, 0.0, 0.0, 0.0],
     )
 }
 
