@@ -16,7 +16,8 @@
 //! - [`record`]: the flight record (JSON Lines). [`config`]: TOML configuration and its rules.
 //! - [`schema`] and [`document`]: published JSON Schemas and document checking for `validate`.
 //! - [`link`]: slices, link samples, the link monitor and the slice policy.
-//! - [`vehicle`]: the vehicle-link trait every backend implements. [`watchdog`]: the failsafe ladder.
+//! - [`vehicle`]: the vehicle-link trait every backend implements.
+//! - [`failsafe`]: the watchdog's ladder and where its return goes.
 //! - [`operator_line`]: operator lines framed from untrusted bytes, with bounded memory.
 
 pub mod airspace;
@@ -24,6 +25,7 @@ pub mod command;
 pub mod config;
 pub mod document;
 pub mod episode;
+pub mod failsafe;
 pub mod frames;
 pub mod gate;
 pub mod link;
@@ -36,7 +38,6 @@ pub mod schema;
 pub mod score;
 pub mod snapshot;
 pub mod vehicle;
-pub mod watchdog;
 
 /// The α3 metric version every score and report carries (ALPHA3.md).
 pub const METRIC_VERSION: &str = "alpha3-v1";

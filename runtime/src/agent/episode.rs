@@ -4,17 +4,16 @@ use super::execute::Executor;
 use super::settings::EpisodeSettings;
 use super::side::VehicleSide;
 use super::traffic::PlansCopy;
-use super::way_home::{return_command, return_status};
 use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::command::Command;
 use alpha3_core::config::FailsafeStep;
+use alpha3_core::failsafe::{Watchdog, WatchdogAction, return_command, return_status};
 use alpha3_core::gate::{GateContext, GateState, evaluate_failsafe_in, time_to_breach};
 use alpha3_core::link::{LinkCondition, LinkMonitor, MonitorSettings};
 use alpha3_core::protocol::{Situation, ToolObservation, catalogue};
 use alpha3_core::record::Event;
 use alpha3_core::vehicle::LinkError;
-use alpha3_core::watchdog::{Watchdog, WatchdogAction};
 use alpha3_sim::World;
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! until its battery ran out. So after an episode that ended without success (a budget, the
 //! link, a violation) with the vehicle airborne, the runtime hands it to the failsafe — the
 //! watchdog's return, which ends with a landing at home, or its land step where the gate rules
-//! the return out (see `alpha3_core::watchdog`) — and lets episode time run until the vehicle
+//! the return out (see `alpha3_core::failsafe`) — and lets episode time run until the vehicle
 //! is down or `watchdog.handover_max_ms` has passed. It is recorded like the episode itself
 //! (watchdog steps with the cause `episodeended`, truth, link, violations), before the
 //! termination line. A successful episode ends where its mission ends, under the agent's last
@@ -13,12 +13,11 @@
 
 use super::episode::{Loop, Stop, refresh_plans, take_step, tick_after_advance};
 use super::side::VehicleSide;
-use super::way_home::return_status;
 use crate::recorder::Recorder;
 use alpha3_core::config::FailsafeStep;
+use alpha3_core::failsafe::{WatchdogAction, return_status};
 use alpha3_core::gate::GateContext;
 use alpha3_core::snapshot::FlightMode;
-use alpha3_core::watchdog::WatchdogAction;
 
 /// Hands a vehicle still in the air at the end of an unsuccessful episode to the failsafe and
 /// runs episode time until it is down or `max_ms` has passed (0: not at all).

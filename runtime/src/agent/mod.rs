@@ -25,7 +25,6 @@ pub mod onboard;
 mod settings;
 mod side;
 mod traffic;
-mod way_home;
 
 pub use episode::{EpisodeOutcome, run_episode, run_episode_on};
 pub use execute::ActionOutcome;

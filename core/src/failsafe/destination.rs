@@ -6,11 +6,11 @@
 //! destination" RTL with rally points). Only when none is open is the return ruled out, and the
 //! watchdog's land step puts the vehicle down where it is.
 
-use alpha3_core::command::Command;
-use alpha3_core::frames::Enu;
-use alpha3_core::gate::{GateContext, GateState, Severity, evaluate, evaluate_failsafe_in, ids};
-use alpha3_core::snapshot::VehicleSnapshot;
-use alpha3_core::watchdog::ReturnStatus;
+use super::way_home::ReturnStatus;
+use crate::command::Command;
+use crate::frames::Enu;
+use crate::gate::{GateContext, GateState, Severity, evaluate, evaluate_failsafe_in, ids};
+use crate::snapshot::VehicleSnapshot;
 
 /// Denials of a return that pass by themselves: traffic moves on, the rate limit refills, the
 /// next telemetry is fresh. A return is not ruled out by these; it waits them out.
@@ -51,12 +51,12 @@ fn traffic_in_the_way(
 /// RTL), else — or first, with `nearest` — the nearest authorised place to land that is open:
 /// an emergency site when the gate approves a landing there now with nothing in the way (PX4's
 /// "closest safe destination" RTL with rally points). The hand-over at an episode's end uses
-/// `nearest`: the mission is over, so the quickest safe landing ends the flight (found in the
-/// 10k corpus: an episode ending beside a site flew a 1.4 km return home into GNSS jamming and
-/// was landed off-site). `None` when none is open. Without a fix none is: the return would fly
-/// on a drifting estimate — towards a place that is not there, possibly out of the fence — so,
-/// as PX4 does on position loss, the vehicle lands instead.
-pub(super) fn return_command(
+/// `nearest`: the mission is over, so the quickest safe landing ends the flight, and it takes
+/// the nearest place whose way is clear of everything, traffic too, before flying home through
+/// traffic. `None` when none is open. Without a fix none is: the return would fly on a
+/// drifting estimate — towards a place that is not there, possibly out of the fence — so, as
+/// PX4 does on position loss, the vehicle lands instead.
+pub fn return_command(
     gate: &GateContext,
     snap: &VehicleSnapshot,
     now_ms: u64,
@@ -72,10 +72,8 @@ pub(super) fn return_command(
     let home_at = if nearest { here(home.x, home.y) } else { -1.0 };
     places.push((home_at, Command::ReturnToHome));
     places.sort_by(|a, b| a.0.total_cmp(&b.0));
-    // The hand-over takes the nearest place whose way is clear of everything, traffic too,
-    // before flying home through traffic (found in the 10k corpus: hand-overs flew home
-    // through a fixed-wing's path past an emergency site 60 m away). A site is only ever taken
-    // clear, so when none is, home is all that is left.
+    // The hand-over takes the nearest place whose way is clear of everything, traffic too. A
+    // site is only ever taken clear, so when none is, home is all that is left.
     let home_open = || !ruled_out(gate, snap, &Command::ReturnToHome, now_ms);
     if nearest {
         return places
@@ -115,7 +113,7 @@ fn destination(gate: &GateContext, command: Option<&Command>) -> Enu {
 /// out only when no destination is possible ([`return_command`], nearest first with
 /// `nearest`); traffic in its way now is reported, so the watchdog holds clear of it before it
 /// returns.
-pub(super) fn return_status(
+pub fn return_status(
     gate: &GateContext,
     snap: &VehicleSnapshot,
     now_ms: u64,
@@ -142,18 +140,32 @@ pub(super) fn return_status(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::EpisodeSettings;
-    use alpha3_core::airspace::Area;
-    use alpha3_core::config::Config;
-    use alpha3_core::frames::Geo;
-    use alpha3_core::snapshot::{FixType, LandedState};
+    use crate::airspace::Area;
+    use crate::config::{Config, Limits};
+    use crate::frames::Geo;
+    use crate::snapshot::{FixType, LandedState};
 
     const NOW: u64 = 10_000;
 
+    /// The runtime's default episode limits.
+    fn limits() -> Limits {
+        Limits {
+            min_altitude_m: 10.0,
+            max_altitude_m: 120.0,
+            return_altitude_m: 60.0,
+            reserve_battery_pct: 25.0,
+            hard_reserve_battery_pct: 15.0,
+            min_separation_m: 25.0,
+            position_uncertainty_m: 2.0,
+            max_commands_per_s: 2.0,
+            clamp_altitude: true,
+        }
+    }
+
+    /// The shipped vehicle under the runtime's default limits.
     fn gate() -> GateContext {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/alpha3.toml");
-        let config = Config::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
-        GateContext::new(EpisodeSettings::default().limits, config.vehicle.unwrap()).unwrap()
+        let config = Config::from_toml(include_str!("../../../configs/alpha3.toml")).unwrap();
+        GateContext::new(limits(), config.vehicle.unwrap()).unwrap()
     }
 
     fn hovering(x: f64, y: f64, z: f64) -> VehicleSnapshot {
@@ -248,7 +260,7 @@ mod tests {
 
     /// `g` with an aircraft parked at (150, 0, 40): on the way home from (300, 0, 40).
     fn parked_on_the_way_home(mut g: GateContext) -> GateContext {
-        g.set_traffic(vec![alpha3_core::gate::Track {
+        g.set_traffic(vec![crate::gate::Track {
             position: Enu::new(150.0, 0.0, 40.0),
             velocity: Enu::default(),
             time_ms: NOW,
