@@ -228,6 +228,7 @@ mod tests {
         assert!(return_status(&zone, &at, NOW, Some(&Command::ReturnToHome), false).ruled_out);
     }
 
+    /// The hand-over lands at the nearest open place rather than fly a long way home.
     #[test]
     fn a_site_nearer_than_home_is_where_the_hand_over_return_goes() {
         let sites = gate().with_landing_site(Enu::new(320.0, 0.0, 0.0));
@@ -279,6 +280,7 @@ mod tests {
         assert!(!clear.traffic_in_way);
     }
 
+    /// The hand-over takes a site clear of traffic before a way home through it.
     #[test]
     fn the_hand_over_takes_a_clear_site_before_a_way_home_through_traffic() {
         // Home 300 m west with traffic parked on the way; a site 320 m north, clear.

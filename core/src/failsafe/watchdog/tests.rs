@@ -104,6 +104,7 @@ fn a_predicted_breach_holds_at_once() {
     assert_eq!(w.tick(16_000, Some(2_000)), WatchdogAction::StreamHold);
 }
 
+/// A return a later decision replaced is taken again at the episode's end: the vehicle is not left hovering.
 #[test]
 fn an_ended_episode_takes_a_return_again_that_the_vehicle_no_longer_flies() {
     // The link was lost: hold, then return; a decision then replaced the return (the link
@@ -287,6 +288,7 @@ fn a_return_the_gate_rules_out_gives_way_to_the_land_step() {
     );
 }
 
+/// A breach predicted all the way home does not keep a return the gate rules out from its land step.
 #[test]
 fn a_predicted_breach_does_not_keep_a_ruled_out_return_from_its_land_step() {
     // Returning since 10 s; from 15 s the return is ruled out (no fix) and a breach is
@@ -335,6 +337,7 @@ fn a_ladder_engaged_for_a_lost_link_is_released_when_it_is_back() {
     assert!(!w.released());
 }
 
+/// A cause that escalates during a breach hold starts its ladder at that hold, now.
 #[test]
 fn a_breach_hold_is_not_time_served_for_a_lost_link() {
     let mut w = Watchdog::new(&config(), 60_000);
@@ -396,6 +399,7 @@ fn an_ended_episode_with_traffic_in_the_way_holds_before_it_returns() {
     );
 }
 
+/// The hand-over's return waits for traffic in its way, from the episode's end, rather than fly through it.
 #[test]
 fn the_hand_over_waits_for_traffic_from_the_episodes_end_however_old_its_hold() {
     let busy = busy(300.0);
@@ -427,6 +431,7 @@ fn the_hand_over_waits_for_traffic_from_the_episodes_end_however_old_its_hold() 
     );
 }
 
+/// Taking the hold again for a predicted breach keeps the time it was first taken.
 #[test]
 fn a_hold_repeated_for_a_predicted_breach_still_steps_on_to_the_return() {
     let mut w = holding_for_a_lost_link();
@@ -500,4 +505,55 @@ fn an_ended_episode_leaves_a_return_or_landing_under_way_alone() {
         w.episode_ended(0, Some(FailsafeStep::Return)),
         WatchdogAction::Step(FailsafeStep::Land)
     );
+}
+
+/// A link lost during a breach hold waits out its own hold: a return ruled out for a moment
+/// then is not skipped for the land step.
+#[test]
+fn a_link_lost_during_a_breach_hold_returns_after_its_own_hold() {
+    let mut w = Watchdog::new(&config(), 60_000);
+    assert_eq!(
+        w.tick(0, Some(1_000)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+    // 15 s into the breach hold the link is lost while GNSS jamming rules the return out.
+    w.link_lost(true);
+    w.observe_return(15_000, way(400.0, true));
+    assert_eq!(
+        w.tick(15_000, Some(1_000)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+    // The jamming passes; the return comes one interval after the link's hold, not a landing.
+    w.observe_return(20_000, way(400.0, false));
+    for t in (20_000..25_000).step_by(1_000) {
+        assert_eq!(w.tick(t, None), WatchdogAction::StreamHold, "at {t} ms");
+    }
+    assert_eq!(
+        w.tick(25_000, None),
+        WatchdogAction::Step(FailsafeStep::Return)
+    );
+    assert_eq!(w.engaged(), Some((FailsafeStep::Return, Cause::LinkLost)));
+}
+
+/// A hold the ladder took for another cause is taken again for a predicted breach, so the
+/// gate's failsafe path can move the vehicle out of traffic's way.
+#[test]
+fn a_hold_taken_for_a_lost_link_is_taken_again_for_a_predicted_breach() {
+    let mut w = holding_for_a_lost_link();
+    assert_eq!(w.tick(3_000, Some(1_000)), WatchdogAction::StreamHold);
+    assert_eq!(
+        w.tick(5_000, Some(1_000)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+    assert_eq!(
+        w.engaged(),
+        Some((FailsafeStep::Hold, Cause::PredictedBreach))
+    );
+    assert_eq!(w.tick(9_000, Some(1_000)), WatchdogAction::StreamHold);
+    // The link's return is due one interval after its hold, breach or not.
+    assert_eq!(
+        w.tick(10_000, Some(1_000)),
+        WatchdogAction::Step(FailsafeStep::Return)
+    );
+    assert_eq!(w.engaged(), Some((FailsafeStep::Return, Cause::LinkLost)));
 }
