@@ -94,6 +94,7 @@ impl Watchdog {
             return self.normal_operation();
         }
         if self.ladder.is_empty() {
+            // No step to take: the hold is all there is.
             return WatchdogAction::StreamHold;
         }
         if let Some(cause) = escalation

@@ -55,8 +55,8 @@ impl Watchdog {
         Some(i)
     }
 
-    /// Whether the return step waits for traffic in its way (open otherwise): for one step
-    /// interval past its due time (the step before it was taken at least one interval ago). In
+    /// Whether the return step waits for traffic in its way (on a way the gate does not rule
+    /// out): for one step interval past its due time (the step before it was taken at least one interval ago). In
     /// the hand-over the return is due when the episode ends, so it waits up to
     /// [`HANDOVER_TRAFFIC_WAIT_MS`] from then, holding clear of the traffic (see
     /// [`Self::episode_ended`]): the failsafe path would fly the return through the traffic.
