@@ -276,14 +276,6 @@ impl GateContext {
         self.landing_sites.iter().map(|s| [s.x, s.y])
     }
 
-    /// How long the gate checks the hover at a command's target, seconds: the tuning's hold
-    /// horizon, and at least the time a move out of the way takes (two separations at cruise
-    /// speed) plus the watchdog's reaction, so that after it the watchdog's predicted breach
-    /// can move a holding vehicle in time.
-    pub fn hover_horizon_s(&self) -> f64 {
-        super::escape::hover_horizon_s(self)
-    }
-
     /// Scenario time (s) at runtime time `now_ms`.
     pub(crate) fn scenario_s(&self, now_ms: u64) -> f64 {
         (now_ms as f64 - self.epoch_ms as f64) / 1000.0

@@ -1,6 +1,7 @@
 //! The gate's answer. Fixed-capacity, so evaluating a command allocates nothing.
 
 use super::approved::ApprovedCommand;
+use crate::command::Command;
 use serde::Serialize;
 
 /// How serious a finding is.
@@ -112,6 +113,24 @@ impl Verdict {
             Verdict::Clamped { .. } => "clamped",
             Verdict::Denied(_) => "denied",
         }
+    }
+
+    /// `command` approved at `now_ms` in place of what was asked, with the finding that says
+    /// why.
+    pub(crate) fn instead(command: Command, finding: Finding, now_ms: u64) -> Self {
+        let mut findings = Findings::new();
+        push_finding(&mut findings, finding);
+        Verdict::Clamped {
+            approved: ApprovedCommand::new(command, now_ms),
+            findings,
+        }
+    }
+
+    /// Denied for one finding.
+    pub(crate) fn denied(finding: Finding) -> Self {
+        let mut findings = Findings::new();
+        push_finding(&mut findings, finding);
+        Verdict::Denied(findings)
     }
 }
 
