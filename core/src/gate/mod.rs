@@ -12,7 +12,9 @@
 //!   the reserve). One table holds them with their names ([`CHECK_ORDER`]); `unreported` denies
 //!   a command whose checks need a value the autopilot has not reported yet (battery, position,
 //!   home, fix, landed state). Each finding has a stable id ([`ids`]), the limit and the
-//!   measured value.
+//!   measured value; [`ids::kind`] (or [`Finding::kind`]) says what the id is about — what
+//!   stands in the leg's way, whether a detour or waiting helps, whether the denial passes by
+//!   itself — so no caller keeps its own list of ids.
 //! - `judge`: one command, as it is, through the checks to a verdict; on approval it updates the
 //!   [`GateState`] (memory: rate tokens, cruise speed). It substitutes nothing.
 //! - `substitute`: what is flown instead of what was asked, decided around the judgement and

@@ -1,6 +1,7 @@
 //! The gate's answer. Fixed-capacity, so evaluating a command allocates nothing.
 
 use super::approved::ApprovedCommand;
+use super::ids::{self, FindingKind};
 use crate::command::Command;
 use serde::Serialize;
 
@@ -29,6 +30,12 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// What its id says about the denial: what stands in the way, whether it passes by itself
+    /// ([`ids::kind`]).
+    pub fn kind(&self) -> FindingKind {
+        ids::kind(self.id)
+    }
+
     pub(crate) const fn deny(
         id: &'static str,
         reason: &'static str,
