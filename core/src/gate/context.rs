@@ -161,7 +161,7 @@ impl GateContext {
             Track {
                 time_ms: epoch_ms,
                 position: Enu::new(t.spawn[0], t.spawn[1], t.spawn[2]),
-                velocity: Enu::new(t.speed_mps * h.sin(), t.speed_mps * h.cos(), 0.0),
+                velocity: Enu::new(t.speed_mps * libm::sin(h), t.speed_mps * libm::cos(h), 0.0),
             }
         });
         ctx.set_traffic(traffic.collect())?;

@@ -38,7 +38,8 @@
 //! Imports point one way: `evaluate` → `substitute` → `judge` → `check` → `plan`, `context`.
 //! `evaluate` is pure — the clock is an argument, the memory is [`GateState`] — and allocates
 //! nothing: the plan and the findings are fixed-capacity; only [`GateContext`] allocates, when it
-//! is built.
+//! is built. Its trigonometry is `libm`'s, as the built-in world's is, so a record replayed on
+//! another CPU gets the same verdicts.
 
 mod approved;
 pub mod autopilot;

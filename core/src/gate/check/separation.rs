@@ -132,7 +132,7 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
         let already_close = input.snap.is_airborne() && now_distance < sep + plan.uncertainty_m;
         let mut worst: Option<(f64, f64)> = None;
         for piece in &plan.pieces {
-            let r = sep + piece.margin_h.hypot(piece.margin_v);
+            let r = sep + libm::hypot(piece.margin_h, piece.margin_v);
             let (closest, first) = approach(piece, other, now, r);
             let conflict = if already_close {
                 closest < now_distance - 1e-9
