@@ -10,7 +10,8 @@
 //! The horizontal mapping between local and global is the azimuthal equidistant projection on a
 //! sphere of radius [`EARTH_RADIUS_M`] around home — the same projection PX4 uses for its local
 //! position — so a local point we compute agrees with what PX4 reports. Altitude maps linearly:
-//! `alt_amsl = home.alt_amsl + z`.
+//! `alt_amsl = home.alt_amsl + z`. The trigonometry is `libm`'s, so a replay maps the same
+//! points to the same numbers on every CPU.
 
 use nalgebra::Vector3;
 use schemars::JsonSchema;
@@ -69,7 +70,7 @@ impl Enu {
 
     /// Horizontal distance to `other`, metres.
     pub fn horizontal_distance(self, other: Enu) -> f64 {
-        (self.x - other.x).hypot(self.y - other.y)
+        libm::hypot(self.x - other.x, self.y - other.y)
     }
 
     /// Straight-line distance to `other`, metres.
@@ -110,8 +111,8 @@ impl LocalFrame {
             home,
             lat0,
             lon0,
-            sin_lat0: lat0.sin(),
-            cos_lat0: lat0.cos(),
+            sin_lat0: libm::sin(lat0),
+            cos_lat0: libm::cos(lat0),
         }
     }
 
@@ -123,12 +124,15 @@ impl LocalFrame {
     pub fn to_geo(&self, p: Enu) -> Geo {
         let x_rad = p.y / EARTH_RADIUS_M; // north
         let y_rad = p.x / EARTH_RADIUS_M; // east
-        let c = x_rad.hypot(y_rad);
+        let c = libm::hypot(x_rad, y_rad);
         let (lat, lon) = if c > 0.0 {
-            let (sin_c, cos_c) = c.sin_cos();
-            let lat = (cos_c * self.sin_lat0 + x_rad * sin_c * self.cos_lat0 / c).asin();
+            let (sin_c, cos_c) = libm::sincos(c);
+            let lat = libm::asin(cos_c * self.sin_lat0 + x_rad * sin_c * self.cos_lat0 / c);
             let lon = self.lon0
-                + (y_rad * sin_c).atan2(c * self.cos_lat0 * cos_c - x_rad * self.sin_lat0 * sin_c);
+                + libm::atan2(
+                    y_rad * sin_c,
+                    c * self.cos_lat0 * cos_c - x_rad * self.sin_lat0 * sin_c,
+                );
             (lat, lon)
         } else {
             (self.lat0, self.lon0)
@@ -144,15 +148,15 @@ impl LocalFrame {
     pub fn to_enu(&self, g: Geo) -> Enu {
         let lat = g.lat_deg.to_radians();
         let lon = g.lon_deg.to_radians();
-        let (sin_lat, cos_lat) = lat.sin_cos();
+        let (sin_lat, cos_lat) = libm::sincos(lat);
         let d_lon = lon - self.lon0;
-        let cos_d_lon = d_lon.cos();
+        let cos_d_lon = libm::cos(d_lon);
         let arg = (self.sin_lat0 * sin_lat + self.cos_lat0 * cos_lat * cos_d_lon).clamp(-1.0, 1.0);
-        let c = arg.acos();
-        let k = if c.abs() > 0.0 { c / c.sin() } else { 1.0 };
+        let c = libm::acos(arg);
+        let k = if c.abs() > 0.0 { c / libm::sin(c) } else { 1.0 };
         let north =
             k * (self.cos_lat0 * sin_lat - self.sin_lat0 * cos_lat * cos_d_lon) * EARTH_RADIUS_M;
-        let east = k * cos_lat * d_lon.sin() * EARTH_RADIUS_M;
+        let east = k * cos_lat * libm::sin(d_lon) * EARTH_RADIUS_M;
         Enu {
             x: east,
             y: north,

@@ -188,7 +188,7 @@ impl VehicleSnapshot {
 
     /// Ground speed, m/s.
     pub fn ground_speed_mps(&self) -> f64 {
-        self.velocity.x.hypot(self.velocity.y)
+        libm::hypot(self.velocity.x, self.velocity.y)
     }
 
     pub fn is_airborne(&self) -> bool {

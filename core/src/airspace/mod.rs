@@ -107,7 +107,7 @@ impl Area {
                     .fold([0.0, 0.0], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n]);
                 let r = points
                     .iter()
-                    .map(|p| (p[0] - c[0]).hypot(p[1] - c[1]))
+                    .map(|p| libm::hypot(p[0] - c[0], p[1] - c[1]))
                     .fold(0.0, f64::max);
                 Some((c, r))
             }
@@ -124,7 +124,7 @@ impl Area {
             }
             | Area::Cylinder {
                 center, radius_m, ..
-            } => (p[0] - center[0]).hypot(p[1] - center[1]) <= *radius_m,
+            } => libm::hypot(p[0] - center[0], p[1] - center[1]) <= *radius_m,
         }
     }
 }

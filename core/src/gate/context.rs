@@ -161,7 +161,7 @@ impl GateContext {
             Track {
                 time_ms: epoch_ms,
                 position: Enu::new(t.spawn[0], t.spawn[1], t.spawn[2]),
-                velocity: Enu::new(t.speed_mps * h.sin(), t.speed_mps * h.cos(), 0.0),
+                velocity: Enu::new(t.speed_mps * libm::sin(h), t.speed_mps * libm::cos(h), 0.0),
             }
         });
         ctx.set_traffic(traffic.collect())?;
@@ -274,14 +274,6 @@ impl GateContext {
     /// The authorised landing sites besides home (the scenario's emergency sites), x/y.
     pub fn landing_sites(&self) -> impl Iterator<Item = [f64; 2]> + '_ {
         self.landing_sites.iter().map(|s| [s.x, s.y])
-    }
-
-    /// How long the gate checks the hover at a command's target, seconds: the tuning's hold
-    /// horizon, and at least the time a move out of the way takes (two separations at cruise
-    /// speed) plus the watchdog's reaction, so that after it the watchdog's predicted breach
-    /// can move a holding vehicle in time.
-    pub fn hover_horizon_s(&self) -> f64 {
-        super::escape::hover_horizon_s(self)
     }
 
     /// Scenario time (s) at runtime time `now_ms`.

@@ -4,6 +4,10 @@
 //! Unless noted, `limit` and `measured` are metres; "clearance" is the distance the path keeps
 //! from the thing it must avoid (0 when it touches or crosses it), and its limit is the margin
 //! required (position uncertainty + stopping distance + timing error, see `plan`).
+//!
+//! Each id has a [`FindingKind`] in one table with it ([`kind`]): the [`Obstacle`] in the leg's
+//! way, if any (a detour helps with a static one, waiting with a moving one), and whether the
+//! denial passes by itself.
 
 /// A command argument is not a finite number. limit 0, measured 0.
 pub const STATE_INVALID_ARGUMENT: &str = "gate.state.invalid_argument";
@@ -91,48 +95,214 @@ pub const LANDING_COMMITTED: &str = "gate.landing.committed";
 /// hold included. limit: the band's floor; measured: the altitude.
 pub const TAKEOFF_COMMITTED: &str = "gate.takeoff.committed";
 
-/// Every id, for schemas, documentation and tests.
-pub const ALL: [&str; 36] = [
-    STATE_INVALID_ARGUMENT,
-    STATE_SNAPSHOT_INVALID,
-    STATE_STALE_SNAPSHOT,
-    STATE_NOT_ARMED,
-    STATE_ON_GROUND,
-    STATE_TAKEOFF_AIRBORNE,
-    STATE_DISARM_IN_AIR,
-    STATE_NO_FIX,
-    STATE_SPEED,
-    STATE_BATTERY_LOW,
-    STATE_BATTERY_UNREPORTED,
-    STATE_POSITION_UNREPORTED,
-    STATE_HOME_UNREPORTED,
-    STATE_FIX_UNREPORTED,
-    STATE_LANDED_UNREPORTED,
-    RATE_EXCEEDED,
-    ALTITUDE_CLAMPED,
-    ALTITUDE_OUT_OF_BAND,
-    ALTITUDE_PATH_LEAVES_BAND,
-    SITE_TAKEOFF_UNAUTHORISED,
-    SITE_LANDING_UNAUTHORISED,
-    GEOFENCE_OUTSIDE,
-    GEOFENCE_PATH_LEAVES,
-    NO_FLY_TARGET_INSIDE,
-    NO_FLY_PATH_CROSSES,
-    NO_FLY_MOVING_CONFLICT,
-    SEPARATION_TRAFFIC,
-    SEPARATION_PEER,
-    SEPARATION_HOLD_ESCAPE,
-    ENERGY_RESERVE,
-    ENERGY_HARD_RESERVE,
-    ENERGY_WIND,
-    ENERGY_HOLD_RETURN,
-    FAILSAFE_NOT_FAILSAFE,
-    LANDING_COMMITTED,
-    TAKEOFF_COMMITTED,
+/// What a finding is about when something stands in the leg's way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Obstacle {
+    /// The altitude band.
+    Band,
+    /// The geofence.
+    Fence,
+    /// A static no-fly zone.
+    StaticZone,
+    /// A moving no-fly zone.
+    MovingZone,
+    /// Traffic or a peer's shared plan.
+    Traffic,
+}
+
+impl Obstacle {
+    /// Whether it stays where it is, so that the leg's path or target must change (a detour
+    /// helps): the band, the fence, a static zone.
+    pub fn is_static(self) -> bool {
+        matches!(
+            self,
+            Obstacle::Band | Obstacle::Fence | Obstacle::StaticZone
+        )
+    }
+
+    /// Whether it moves, so that the leg's timing counts (waiting helps): traffic, a peer, a
+    /// moving zone.
+    pub fn moves(self) -> bool {
+        matches!(self, Obstacle::MovingZone | Obstacle::Traffic)
+    }
+}
+
+/// What a finding id says about the denial besides its limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FindingKind {
+    /// What stands in the leg's way; `None` when the finding is about something else (the
+    /// command, the vehicle or its telemetry, the rate, a site, the energy) or is one of the
+    /// gate's own substitutions.
+    pub obstacle: Option<Obstacle>,
+    /// Whether the denial passes by itself, with no other command: traffic moves on, the rate
+    /// limit refills, the next telemetry is fresh.
+    pub transient: bool,
+}
+
+impl FindingKind {
+    /// About where the leg goes (a detour helps): its obstacle [`is_static`](Obstacle::is_static).
+    pub fn detour_helps(self) -> bool {
+        self.obstacle.is_some_and(Obstacle::is_static)
+    }
+
+    /// About timing against traffic and moving zones (waiting helps): its obstacle
+    /// [`moves`](Obstacle::moves).
+    pub fn waiting_helps(self) -> bool {
+        self.obstacle.is_some_and(Obstacle::moves)
+    }
+}
+
+const OTHER: FindingKind = FindingKind {
+    obstacle: None,
+    transient: false,
+};
+const PASSES: FindingKind = FindingKind {
+    obstacle: None,
+    transient: true,
+};
+const TRAFFIC: FindingKind = FindingKind {
+    obstacle: Some(Obstacle::Traffic),
+    transient: true,
+};
+
+const fn in_the_way(obstacle: Obstacle) -> FindingKind {
+    FindingKind {
+        obstacle: Some(obstacle),
+        transient: false,
+    }
+}
+
+/// Every id with its kind.
+const TABLE: [(&str, FindingKind); 36] = [
+    (STATE_INVALID_ARGUMENT, OTHER),
+    (STATE_SNAPSHOT_INVALID, OTHER),
+    (STATE_STALE_SNAPSHOT, PASSES),
+    (STATE_NOT_ARMED, OTHER),
+    (STATE_ON_GROUND, OTHER),
+    (STATE_TAKEOFF_AIRBORNE, OTHER),
+    (STATE_DISARM_IN_AIR, OTHER),
+    (STATE_NO_FIX, OTHER),
+    (STATE_SPEED, OTHER),
+    (STATE_BATTERY_LOW, OTHER),
+    (STATE_BATTERY_UNREPORTED, OTHER),
+    (STATE_POSITION_UNREPORTED, OTHER),
+    (STATE_HOME_UNREPORTED, OTHER),
+    (STATE_FIX_UNREPORTED, OTHER),
+    (STATE_LANDED_UNREPORTED, OTHER),
+    (RATE_EXCEEDED, PASSES),
+    (ALTITUDE_CLAMPED, OTHER),
+    (ALTITUDE_OUT_OF_BAND, in_the_way(Obstacle::Band)),
+    (ALTITUDE_PATH_LEAVES_BAND, in_the_way(Obstacle::Band)),
+    (SITE_TAKEOFF_UNAUTHORISED, OTHER),
+    (SITE_LANDING_UNAUTHORISED, OTHER),
+    (GEOFENCE_OUTSIDE, in_the_way(Obstacle::Fence)),
+    (GEOFENCE_PATH_LEAVES, in_the_way(Obstacle::Fence)),
+    (NO_FLY_TARGET_INSIDE, in_the_way(Obstacle::StaticZone)),
+    (NO_FLY_PATH_CROSSES, in_the_way(Obstacle::StaticZone)),
+    (NO_FLY_MOVING_CONFLICT, in_the_way(Obstacle::MovingZone)),
+    (SEPARATION_TRAFFIC, TRAFFIC),
+    (SEPARATION_PEER, TRAFFIC),
+    (SEPARATION_HOLD_ESCAPE, OTHER),
+    (ENERGY_RESERVE, OTHER),
+    (ENERGY_HARD_RESERVE, OTHER),
+    (ENERGY_WIND, OTHER),
+    (ENERGY_HOLD_RETURN, OTHER),
+    (FAILSAFE_NOT_FAILSAFE, OTHER),
+    (LANDING_COMMITTED, OTHER),
+    (TAKEOFF_COMMITTED, OTHER),
 ];
+
+/// Every id, for schemas, documentation and tests.
+pub const ALL: [&str; TABLE.len()] = {
+    let mut ids = [""; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        ids[i] = TABLE[i].0;
+        i += 1;
+    }
+    ids
+};
+
+/// The kind of finding `id` reports; an id the gate does not report has the default kind (no
+/// obstacle, not transient).
+pub fn kind(id: &str) -> FindingKind {
+    TABLE
+        .iter()
+        .find(|(known, _)| *known == id)
+        .map_or(FindingKind::default(), |(_, k)| *k)
+}
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The ids whose kind satisfies `p`.
+    fn ids_where(p: impl Fn(FindingKind) -> bool) -> BTreeSet<&'static str> {
+        ALL.iter().copied().filter(|id| p(kind(id))).collect()
+    }
+
+    fn set<const N: usize>(ids: [&'static str; N]) -> BTreeSet<&'static str> {
+        ids.into_iter().collect()
+    }
+
+    #[test]
+    fn transient_denials_are_traffic_peers_the_rate_and_stale_telemetry() {
+        assert_eq!(
+            ids_where(|k| k.transient),
+            set([
+                SEPARATION_TRAFFIC,
+                SEPARATION_PEER,
+                RATE_EXCEEDED,
+                STATE_STALE_SNAPSHOT,
+            ])
+        );
+    }
+
+    #[test]
+    fn traffic_in_the_way_is_traffic_and_peers() {
+        assert_eq!(
+            ids_where(|k| k.obstacle == Some(Obstacle::Traffic)),
+            set([SEPARATION_TRAFFIC, SEPARATION_PEER])
+        );
+    }
+
+    #[test]
+    fn a_detour_helps_with_static_zones_the_fence_and_the_band() {
+        assert_eq!(
+            ids_where(FindingKind::detour_helps),
+            set([
+                NO_FLY_PATH_CROSSES,
+                NO_FLY_TARGET_INSIDE,
+                GEOFENCE_OUTSIDE,
+                GEOFENCE_PATH_LEAVES,
+                ALTITUDE_OUT_OF_BAND,
+                ALTITUDE_PATH_LEAVES_BAND,
+            ])
+        );
+    }
+
+    #[test]
+    fn waiting_helps_with_traffic_peers_and_moving_zones() {
+        assert_eq!(
+            ids_where(FindingKind::waiting_helps),
+            set([SEPARATION_TRAFFIC, SEPARATION_PEER, NO_FLY_MOVING_CONFLICT])
+        );
+    }
+
+    #[test]
+    fn the_static_zone_findings_are_the_target_inside_and_the_path_crossing() {
+        assert_eq!(
+            ids_where(|k| k.obstacle == Some(Obstacle::StaticZone)),
+            set([NO_FLY_PATH_CROSSES, NO_FLY_TARGET_INSIDE])
+        );
+    }
+
+    #[test]
+    fn an_unknown_id_has_the_default_kind() {
+        assert_eq!(kind("gate.nothing.such"), FindingKind::default());
+        assert_eq!(kind(SEPARATION_TRAFFIC).obstacle, Some(Obstacle::Traffic));
+    }
     #[test]
     fn ids_are_unique_dotted_and_prefixed() {
         for (i, id) in super::ALL.iter().enumerate() {

@@ -130,7 +130,7 @@ impl Wind {
     pub(crate) fn at(&self, z_m: f64) -> V2 {
         let vector = |l: &WindLayer| {
             let rad = l.from_deg.to_radians();
-            -V2::new(rad.sin(), rad.cos()) * l.speed_mps
+            -V2::new(libm::sin(rad), libm::cos(rad)) * l.speed_mps
         };
         let (Some(first), Some(last)) = (self.layers.first(), self.layers.last()) else {
             return V2::zeros();

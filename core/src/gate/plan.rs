@@ -15,7 +15,7 @@
 //! along-track speed; they then never differ by more than `ε` along the track (`v²/8a` from
 //! rest). Time-dependent checks (moving zones, traffic, peers) use these pieces with a margin of
 //! `u + ε` (plus `|S − P0|` on the first leg), and the vehicle is assumed to hold at the target
-//! for the hover horizon afterwards (`escape::hover_horizon_s`: the tuning's hold horizon, at
+//! for the hover horizon afterwards (`horizon::hover_horizon_s`: the tuning's hold horizon, at
 //! least the time a move out of the way takes plus the watchdog's reaction).
 //!
 //! Ground speed is the commanded (or cruise) speed, reduced when the wind would need more
@@ -24,6 +24,7 @@
 use super::autopilot;
 use super::context::GateContext;
 use super::geometry::Seg;
+use super::horizon;
 use super::ids;
 use super::profile::{headway, start_profile};
 use super::verdict::Finding;
@@ -399,7 +400,7 @@ impl<'a> Builder<'a> {
             };
             let piece = Piece {
                 t0: self.clock_s,
-                t1: self.clock_s + super::escape::hover_horizon_s(self.ctx),
+                t1: self.clock_s + horizon::hover_horizon_s(self.ctx),
                 from: self.at,
                 to: self.at,
                 margin_h: self.plan.uncertainty_m + self.last_eps + taper_h,

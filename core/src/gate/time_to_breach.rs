@@ -6,9 +6,11 @@
 //! Distances use the position uncertainty only, not the stopping distance: `brake_ms` says how
 //! long stopping takes, so the caller can act when `in_ms` comes within it plus its own margin.
 
+use super::check::{altitude, energy, geofence, no_fly, separation};
 use super::context::GateContext;
+use super::horizon::escape_lead_ms;
+use super::ids;
 use super::plan::{Plan, uncertainty_m};
-use super::{altitude, energy, geofence, ids, no_fly, separation};
 use crate::snapshot::VehicleSnapshot;
 use serde::Serialize;
 
@@ -86,7 +88,7 @@ pub fn time_to_breach(
     ]
     .contains(&id);
     let escape_ms = if meets_others && speed < HOLDING_SPEED_MPS {
-        super::escape_lead_ms(ctx)
+        escape_lead_ms(ctx)
     } else {
         0
     };

@@ -1,6 +1,8 @@
 //! The gate's answer. Fixed-capacity, so evaluating a command allocates nothing.
 
 use super::approved::ApprovedCommand;
+use super::ids::{self, FindingKind};
+use crate::command::Command;
 use serde::Serialize;
 
 /// How serious a finding is.
@@ -28,6 +30,12 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// What its id says about the denial: what stands in the way, whether it passes by itself
+    /// ([`ids::kind`]).
+    pub fn kind(&self) -> FindingKind {
+        ids::kind(self.id)
+    }
+
     pub(crate) const fn deny(
         id: &'static str,
         reason: &'static str,
@@ -112,6 +120,24 @@ impl Verdict {
             Verdict::Clamped { .. } => "clamped",
             Verdict::Denied(_) => "denied",
         }
+    }
+
+    /// `command` approved at `now_ms` in place of what was asked, with the finding that says
+    /// why.
+    pub(crate) fn instead(command: Command, finding: Finding, now_ms: u64) -> Self {
+        let mut findings = Findings::new();
+        push_finding(&mut findings, finding);
+        Verdict::Clamped {
+            approved: ApprovedCommand::new(command, now_ms),
+            findings,
+        }
+    }
+
+    /// Denied for one finding.
+    pub(crate) fn denied(finding: Finding) -> Self {
+        let mut findings = Findings::new();
+        push_finding(&mut findings, finding);
+        Verdict::Denied(findings)
     }
 }
 

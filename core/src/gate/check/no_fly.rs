@@ -6,12 +6,12 @@
 //! A vehicle already inside a zone (with its position uncertainty) may leave it: that zone is
 //! then checked only where the plan ends (the target, or the hold there).
 
-use super::context::{GateContext, NoFlyZone};
-use super::evaluate::Input;
-use super::geometry::{Radius, Seg, Span, linear_le0};
-use super::ids;
-use super::plan::{Leg, Piece, Plan, V3};
-use super::verdict::{Finding, Findings, push_finding};
+use super::input::Input;
+use crate::gate::context::{GateContext, NoFlyZone};
+use crate::gate::geometry::{Radius, Seg, Span, linear_le0};
+use crate::gate::ids;
+use crate::gate::plan::{Leg, Piece, Plan, V3};
+use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// `t` in [0, 1] where `z(t)` (from `za` to `zb`) is within the zone's floor and ceiling widened
 /// by `margin(t)`.
@@ -147,10 +147,10 @@ pub(crate) fn breach_s(ctx: &GateContext, plan: &Plan) -> Option<(f64, &'static 
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{GateContext, Verdict};
     use super::*;
     use crate::airspace::Area;
+    use crate::gate::testkit::*;
+    use crate::gate::{GateContext, Verdict};
     use serde_json::Map;
 
     fn cylinder(c: [f64; 2], r: f64, floor: f64, ceiling: f64, vel: Option<[f64; 2]>) -> Area {

@@ -7,12 +7,12 @@
 //! speed change (into the leg's velocity from the one before, and the stop at its end). Time is
 //! the leg's modelled duration.
 
-use super::context::GateContext;
-use super::evaluate::Input;
-use super::ids;
-use super::plan::{Leg, Plan, V3};
-use super::verdict::{Finding, Findings, push_finding};
+use super::input::Input;
 use crate::command::Command;
+use crate::gate::context::GateContext;
+use crate::gate::ids;
+use crate::gate::plan::{Leg, Plan, V3};
+use crate::gate::verdict::{Finding, Findings, push_finding};
 use crate::snapshot::VehicleSnapshot;
 
 /// Energy for one leg, watt-hours.
@@ -115,10 +115,10 @@ pub(crate) fn breach_s(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{GateContext, Wind};
     use super::*;
     use crate::config::VehicleProfile;
+    use crate::gate::testkit::*;
+    use crate::gate::{GateContext, Wind};
 
     /// 3,600 W hover: one second of flight costs exactly 1 Wh, 1 % of the 100 Wh pack.
     fn thirsty() -> GateContext {

@@ -2,11 +2,11 @@
 //! the air, no mission command before arming (or on the ground), a position fix for anything
 //! that navigates, speeds within the airframe's.
 
-use super::evaluate::Input;
-use super::ids;
-use super::verdict::{Finding, Findings, push_finding};
+use super::input::Input;
 use crate::command::Command;
 use crate::frames::Enu;
+use crate::gate::ids;
+use crate::gate::verdict::{Finding, Findings, push_finding};
 use crate::snapshot::{FixType, VehicleSnapshot};
 
 /// A command or snapshot the checks cannot reason about (non-finite numbers): denied before any
@@ -148,9 +148,9 @@ fn fix_rank(fix: FixType) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
     use super::*;
     use crate::gate::Verdict;
+    use crate::gate::testkit::*;
 
     #[test]
     fn no_takeoff_when_airborne_and_no_disarm_in_the_air() {
@@ -222,10 +222,10 @@ mod tests {
         );
         let mut state = Default::default();
         let stale =
-            super::super::evaluate(&ctx, &snap, &Command::ReturnToHome, NOW + 5_000, &mut state);
+            crate::gate::evaluate(&ctx, &snap, &Command::ReturnToHome, NOW + 5_000, &mut state);
         assert_eq!(stale.findings()[0].id, ids::STATE_STALE_SNAPSHOT);
         // Hold always passes, even on stale or broken telemetry.
-        let hold = super::super::evaluate(&ctx, &broken, &Command::Hold, NOW + 5_000, &mut state);
+        let hold = crate::gate::evaluate(&ctx, &broken, &Command::Hold, NOW + 5_000, &mut state);
         assert!(matches!(hold, Verdict::Approved(_)));
     }
 

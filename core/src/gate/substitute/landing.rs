@@ -7,15 +7,15 @@
 //! or turned into a landing (there is no command that continues it, so a hold is denied and the
 //! take-off goes on to its altitude, inside the band). Speed and yaw changes pass.
 
-use super::context::GateContext;
-use super::ids;
-use super::verdict::Finding;
 use crate::command::Command;
+use crate::gate::context::GateContext;
+use crate::gate::ids;
+use crate::gate::verdict::{Finding, Verdict};
 use crate::snapshot::{FlightMode, LandedState, VehicleSnapshot};
 
 /// Whether the vehicle is landing (the land mode, or the landing at the end of a return)
 /// below the band.
-pub(crate) fn landing_below_band(ctx: &GateContext, snap: &VehicleSnapshot) -> bool {
+fn landing_below_band(ctx: &GateContext, snap: &VehicleSnapshot) -> bool {
     let landing = snap.mode == FlightMode::Land || snap.landed == LandedState::Landing;
     snap.is_airborne() && landing && snap.position.z < ctx.limits.min_altitude_m
 }
@@ -28,7 +28,7 @@ fn taking_off_below_band(ctx: &GateContext, snap: &VehicleSnapshot) -> bool {
 
 /// What the commitment makes of `command`: `None` when it does not apply, else the command to
 /// fly instead (`Some(Ok)`, a clamp) or the denial.
-pub(crate) fn committed(
+fn committed(
     ctx: &GateContext,
     snap: &VehicleSnapshot,
     command: &Command,
@@ -70,11 +70,25 @@ pub(crate) fn committed(
     }
 }
 
+/// The verdict of the commitment, when it applies: the landing instead of a hold (clamped), or
+/// the denial at `now_ms`.
+pub(crate) fn commitment(
+    ctx: &GateContext,
+    snap: &VehicleSnapshot,
+    command: &Command,
+    now_ms: u64,
+) -> Option<Verdict> {
+    Some(match committed(ctx, snap, command)? {
+        Ok((landing, finding)) => Verdict::instead(landing, finding, now_ms),
+        Err(finding) => Verdict::denied(finding),
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{Severity, Verdict, evaluate_failsafe_in};
     use super::*;
+    use crate::gate::testkit::*;
+    use crate::gate::{Severity, Verdict, evaluate_failsafe_in};
 
     fn landing_at(z: f64) -> VehicleSnapshot {
         let mut s = hovering(0.0, 0.0, z);

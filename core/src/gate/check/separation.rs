@@ -7,13 +7,13 @@
 //! fly any plan that never brings it closer than it is now; one on the ground may not take off
 //! into the separation.
 
-use super::context::GateContext;
-use super::evaluate::Input;
-use super::geometry::quadratic_le0;
-use super::ids;
-use super::inputs::{PeerPlan, Track};
-use super::plan::{Piece, Plan, V3};
-use super::verdict::{Finding, Findings, push_finding};
+use super::input::Input;
+use crate::gate::context::GateContext;
+use crate::gate::geometry::quadratic_le0;
+use crate::gate::ids;
+use crate::gate::inputs::{PeerPlan, Track};
+use crate::gate::plan::{Piece, Plan, V3};
+use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// Another aircraft's position along the timeline (seconds from now).
 #[derive(Clone, Copy)]
@@ -132,7 +132,7 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
         let already_close = input.snap.is_airborne() && now_distance < sep + plan.uncertainty_m;
         let mut worst: Option<(f64, f64)> = None;
         for piece in &plan.pieces {
-            let r = sep + piece.margin_h.hypot(piece.margin_v);
+            let r = sep + libm::hypot(piece.margin_h, piece.margin_v);
             let (closest, first) = approach(piece, other, now, r);
             let conflict = if already_close {
                 closest < now_distance - 1e-9
@@ -177,11 +177,11 @@ pub(crate) fn breach_s(ctx: &GateContext, plan: &Plan) -> Option<(f64, &'static 
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{GateContext, PlanKnot};
     use super::*;
     use crate::command::Command;
     use crate::frames::Enu;
+    use crate::gate::testkit::*;
+    use crate::gate::{GateContext, PlanKnot};
 
     fn with_track(pos: Enu, vel: Enu) -> GateContext {
         let mut ctx = open_field();

@@ -3,9 +3,9 @@
 //! check could mistake the placeholder for a value — an unknown battery for an empty one, an
 //! unknown position for home, an unknown landed state for flying. `hold` never gets here.
 
-use super::ids;
-use super::verdict::{Finding, Findings, push_finding};
 use crate::command::Command;
+use crate::gate::ids;
+use crate::gate::verdict::{Finding, Findings, push_finding};
 use crate::snapshot::{Unreported, VehicleSnapshot};
 
 /// What `command`'s checks read from the snapshot.
@@ -80,9 +80,9 @@ pub(crate) fn check(snap: &VehicleSnapshot, command: &Command) -> Findings {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
     use super::*;
     use crate::frames::Enu;
+    use crate::gate::testkit::*;
     use crate::gate::{GateState, Verdict, evaluate};
 
     fn fresh_link(mut s: VehicleSnapshot) -> VehicleSnapshot {

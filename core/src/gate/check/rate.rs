@@ -2,18 +2,11 @@
 //! `max(1, max_commands_per_s)`. Only commands that pass take a token (a burst of denials must
 //! not lock the vehicle out), and `hold` never needs one.
 
-use super::context::GateContext;
-use super::evaluate::Input;
-use super::ids;
-use super::verdict::{Finding, Findings, push_finding};
-use serde::{Deserialize, Serialize};
-
-/// The bucket's level at the last approved command; a default state is a full bucket.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct RateState {
-    last_ms: Option<u64>,
-    tokens: f64,
-}
+use super::input::Input;
+use crate::gate::context::GateContext;
+use crate::gate::ids;
+use crate::gate::memory::RateState;
+use crate::gate::verdict::{Finding, Findings, push_finding};
 
 fn capacity(ctx: &GateContext) -> f64 {
     ctx.limits.max_commands_per_s.max(1.0)
@@ -61,10 +54,10 @@ pub(crate) fn consume(state: &mut RateState, ctx: &GateContext, now_ms: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{GateState, Verdict, evaluate};
     use super::*;
     use crate::command::Command;
+    use crate::gate::testkit::*;
+    use crate::gate::{GateState, Verdict, evaluate};
     use crate::snapshot::VehicleSnapshot;
 
     #[test]

@@ -1,14 +1,15 @@
 //! Altitude band: the policy's min/max above ground while airborne. A target outside the band
-//! is clamped into it when `limits.clamp_altitude` allows, else denied; the path, including the
+//! is denied (the substitution step has moved it into the band first when
+//! `limits.clamp_altitude` allows); the path, including the
 //! vertical stopping point, must stay inside the band, except below it on take-off and landing
 //! legs. A vehicle already outside the band may fly any leg that ends inside it.
 
-use super::context::GateContext;
-use super::evaluate::Input;
-use super::ids;
-use super::plan::{Band, Plan};
-use super::verdict::{Finding, Findings, push_finding};
+use super::input::Input;
 use crate::command::Command;
+use crate::gate::context::GateContext;
+use crate::gate::ids;
+use crate::gate::plan::{Band, Plan};
+use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// Where a target altitude may be: the band less the position uncertainty at each edge, the
 /// margin every other distance check adds. A vehicle sent exactly to an edge crosses it with
@@ -26,53 +27,38 @@ fn target_band(ctx: &GateContext) -> (f64, f64) {
     }
 }
 
-/// The command with its target altitude moved into the band, and what was done.
-pub(crate) fn clamp(ctx: &GateContext, command: &Command) -> (Command, Option<Finding>) {
+/// The target altitude `command` asks for and the nearest one inside the target band, when
+/// it asks for one outside it.
+pub(crate) fn outside_target_band(ctx: &GateContext, command: &Command) -> Option<(f64, f64)> {
     let (lo, hi) = target_band(ctx);
     let asked = match *command {
         Command::Takeoff { altitude_m } | Command::SetAltitude { altitude_m } => altitude_m,
         Command::GoTo { target, .. } => target.z,
-        _ => return (*command, None),
+        _ => return None,
     };
     if (lo..=hi).contains(&asked) {
-        return (*command, None);
+        return None;
     }
-    let bound = asked.clamp(lo, hi);
-    if !ctx.limits.clamp_altitude {
-        let reason = "target altitude outside the band";
-        return (
-            *command,
-            Some(Finding::deny(
-                ids::ALTITUDE_OUT_OF_BAND,
-                reason,
-                bound,
-                asked,
-            )),
-        );
-    }
-    let clamped = match *command {
-        Command::Takeoff { .. } => Command::Takeoff { altitude_m: bound },
-        Command::SetAltitude { .. } => Command::SetAltitude { altitude_m: bound },
-        Command::GoTo {
-            mut target,
-            speed_mps,
-        } => {
-            target.z = bound;
-            Command::GoTo { target, speed_mps }
-        }
-        other => other,
-    };
-    let reason = "target altitude moved into the band";
-    (
-        clamped,
-        Some(Finding::clamp(ids::ALTITUDE_CLAMPED, reason, bound, asked)),
-    )
+    Some((asked, asked.clamp(lo, hi)))
+}
+
+/// The denial of a target altitude outside the band. The substitution step moves a target into
+/// the band first when `limits.clamp_altitude` allows, so this reports only when it does not.
+pub(crate) fn target(ctx: &GateContext, command: &Command) -> Option<Finding> {
+    let (asked, bound) = outside_target_band(ctx, command)?;
+    let reason = "target altitude outside the band";
+    Some(Finding::deny(
+        ids::ALTITUDE_OUT_OF_BAND,
+        reason,
+        bound,
+        asked,
+    ))
 }
 
 pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
     let Some(plan) = input.plan else { return };
-    if clamp(input.ctx, input.command).1.is_some() {
-        return; // the target itself is out of band and clamping is off: already reported
+    if outside_target_band(input.ctx, input.command).is_some() {
+        return; // the target itself is out of band: already reported (`target`)
     }
     let (lo, hi) = (
         input.ctx.limits.min_altitude_m,
@@ -122,60 +108,11 @@ pub(crate) fn breach_s(ctx: &GateContext, plan: &Plan) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{Severity, Verdict, evaluate};
     use super::*;
     use crate::config::Limits;
     use crate::frames::Enu;
-
-    #[test]
-    fn an_out_of_band_target_is_clamped_and_the_clamped_command_passes_unchanged() {
-        let ctx = open_field();
-        let snap = hovering(0.0, 0.0, 30.0);
-        let v = verdict(&ctx, &snap, go(100.0, 0.0, 150.0));
-        let Verdict::Clamped { approved, findings } = &v else {
-            panic!("{v:?}")
-        };
-        // The band is 10–120 m, less the 2 m position uncertainty at each edge; the move is
-        // approved at the cruise speed it was checked at.
-        let cruise = Some(ctx.vehicle().cruise_speed_mps);
-        let clamped = Command::GoTo {
-            target: Enu::new(100.0, 0.0, 118.0),
-            speed_mps: cruise,
-        };
-        assert_eq!(*approved.command(), clamped);
-        let f = findings[0];
-        assert_eq!(
-            (f.id, f.severity, f.limit, f.measured),
-            (ids::ALTITUDE_CLAMPED, Severity::Clamp, 118.0, 150.0)
-        );
-        let again = verdict(&ctx, &snap, *approved.command());
-        assert_eq!(again.approved().map(|a| *a.command()), Some(clamped));
-        assert!(matches!(again, Verdict::Approved(_)));
-    }
-
-    #[test]
-    fn a_move_without_a_speed_is_approved_at_the_speed_it_was_checked_at() {
-        // An autopilot flies a speedless reposition at its own default (PX4: 5 m/s), not at
-        // the cruise speed the gate timed the path — and the traffic around it — with.
-        let ctx = open_field();
-        let snap = hovering(0.0, 0.0, 30.0);
-        let v = verdict(&ctx, &snap, go(100.0, 0.0, 30.0));
-        let Command::GoTo { speed_mps, .. } = *v.approved().unwrap().command() else {
-            panic!("{v:?}")
-        };
-        assert_eq!(speed_mps, Some(ctx.vehicle().cruise_speed_mps));
-        let fast = Command::GoTo {
-            target: Enu::new(100.0, 0.0, 30.0),
-            speed_mps: Some(4.0),
-        };
-        let v = verdict(&ctx, &snap, fast);
-        assert_eq!(
-            v.approved().map(|a| *a.command()),
-            Some(fast),
-            "a given speed stays"
-        );
-    }
+    use crate::gate::evaluate;
+    use crate::gate::testkit::*;
 
     #[test]
     fn without_clamping_an_out_of_band_target_is_denied() {
@@ -193,28 +130,6 @@ mod tests {
             (f.id, f.limit, f.measured),
             (ids::ALTITUDE_OUT_OF_BAND, 12.0, 5.0)
         );
-    }
-
-    #[test]
-    fn a_target_on_the_edge_of_the_band_is_moved_inside_by_the_uncertainty() {
-        // Regression (adversarial policies): clamped exactly to 10 m, a holding vehicle dipped
-        // below the band. Targets keep the 2 m position uncertainty from both edges.
-        let ctx = open_field();
-        let snap = hovering(0.0, 0.0, 30.0);
-        for (asked, expected) in [(0.0, 12.0), (10.0, 12.0), (119.0, 118.0), (1e300, 118.0)] {
-            let v = verdict(&ctx, &snap, Command::SetAltitude { altitude_m: asked });
-            let Verdict::Clamped { approved, .. } = &v else {
-                panic!("{asked}: {v:?}")
-            };
-            assert_eq!(
-                *approved.command(),
-                Command::SetAltitude {
-                    altitude_m: expected
-                }
-            );
-        }
-        let inside = verdict(&ctx, &snap, Command::SetAltitude { altitude_m: 12.0 });
-        assert!(matches!(inside, Verdict::Approved(_)), "{inside:?}");
     }
 
     #[test]

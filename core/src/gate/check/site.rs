@@ -2,14 +2,14 @@
 //! forced landing: landing in place is allowed when neither home nor any site can be reached
 //! with the hard battery reserve left.
 
-use super::context::GateContext;
 use super::energy;
-use super::evaluate::Input;
-use super::geometry::V2;
-use super::ids;
-use super::plan::Plan;
-use super::verdict::{Finding, Findings, push_finding};
+use super::input::Input;
 use crate::command::Command;
+use crate::gate::context::GateContext;
+use crate::gate::geometry::V2;
+use crate::gate::ids;
+use crate::gate::plan::Plan;
+use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// Home and the sites, as horizontal points.
 fn sites(ctx: &GateContext) -> impl Iterator<Item = V2> + '_ {
@@ -73,9 +73,9 @@ fn forced_landing(input: &Input<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
     use super::*;
     use crate::frames::Enu;
+    use crate::gate::testkit::*;
 
     #[test]
     fn take_off_and_land_at_home_or_a_site_only() {

@@ -1,38 +1,32 @@
-//! Out of the way: a vehicle holding where traffic, a peer or a moving zone is about to pass.
-//! A hold used to be approved as it is, and the watchdog's step on a predicted breach is a
-//! hold, so nothing in the loop moved a holding vehicle (found by the adversarial policies:
-//! traffic flew by holding vehicles closer than the separation). Now, when holding here is
-//! predicted to breach within [`escape_lead_ms`], a hold — the policy's or the failsafe's —
-//! becomes the first of a few short moves (up, down, sideways, home) that `evaluate` approves
-//! in full: its path and the hold at its end are checked like any command's. When none is
-//! approved it stays a hold.
+//! A hold that holding would not keep safe becomes something else.
 //!
-//! Holding does not help a battery either: when hovering on would leave the battery short of
-//! the way home and the reserve within [`ENERGY_SLACK_S`], a hold becomes the return (found by
-//! the adversarial policies: a 12-minute hold drained the battery below the hard reserve while
-//! the watchdog, on its predicted breach, only held).
+//! When holding here is predicted to come within the separation of traffic or a peer, or to
+//! meet a moving zone, within [`escape_lead_ms`] (plus [`SLACK_S`]), a hold — the policy's or
+//! the failsafe's — becomes the first of a few short moves (up, down, sideways, home) that the
+//! judgement approves in full ([`clamped_and_judged`], as `evaluate` judges a move): its path
+//! and the hold at its end are checked like any command's. When none is approved it stays a
+//! hold; the watchdog's step on a predicted breach is a hold, so this is what moves a holding
+//! vehicle out of the way.
+//!
+//! When hovering on would leave the battery short of the way home and the reserve within
+//! [`ENERGY_SLACK_S`], a hold becomes the return, judged the same way.
 
-use super::approved::ApprovedCommand;
-use super::context::GateContext;
-use super::evaluate::{GateState, evaluate};
-use super::ids;
-use super::plan::{Plan, uncertainty_m};
-use super::verdict::{Finding, Findings, Verdict, push_finding};
-use super::{energy, no_fly, separation};
 use crate::command::Command;
 use crate::frames::Enu;
+use crate::gate::approved::ApprovedCommand;
+use crate::gate::check::{energy, no_fly, separation, state};
+use crate::gate::context::GateContext;
+use crate::gate::horizon::{ESCAPE_SEPARATIONS, SLACK_S, escape_lead_ms};
+use crate::gate::ids;
+use crate::gate::memory::GateState;
+use crate::gate::plan::{Plan, uncertainty_m};
+use crate::gate::substitute::altitude::clamped_and_judged;
+use crate::gate::verdict::{Finding, Verdict};
 use crate::snapshot::VehicleSnapshot;
 
 /// A hold this close to leaving too little battery for the way home and the reserve becomes
 /// the return, seconds (the watchdog acts 3 s before such a breach by default).
 pub(crate) const ENERGY_SLACK_S: f64 = 10.0;
-
-/// How far the moves go, in separations.
-const ESCAPE_SEPARATIONS: f64 = 2.0;
-/// A hold is turned into a move this long before the lead too: the watchdog acts on a breach
-/// its own margin (3 s by default) plus a sampling interval before the lead, and its coasting
-/// prediction differs a little from holding still.
-const SLACK_S: f64 = 5.0;
 
 /// Seconds until holding where the vehicle is would come within the separation of another
 /// aircraft or meet a moving zone, within the breach horizon.
@@ -53,36 +47,22 @@ pub(crate) fn hold_breach_s(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u
     }
 }
 
-/// How long a move out of the way takes: [`ESCAPE_SEPARATIONS`] separations sideways at
-/// cruise speed from rest to rest, as the gate's path model times it (wait `v/2a`, fly, brake
-/// `v/2a`), seconds.
-pub(crate) fn move_s(ctx: &GateContext) -> f64 {
-    let v = ctx.vehicle.cruise_speed_mps.max(0.1);
-    let a = ctx.vehicle.max_accel_mps2;
-    ESCAPE_SEPARATIONS * ctx.limits.min_separation_m / v + v / a
-}
-
-/// How long a hover after an approved command is checked, seconds: the tuning's hold horizon
-/// (the next decision), and at least as long as a move out of the way takes plus the
-/// watchdog's reaction ([`SLACK_S`]). Until then nothing else can be relied on to move a
-/// holding vehicle; from then on the watchdog sees a breach coming early enough for the move.
-pub(crate) fn hover_horizon_s(ctx: &GateContext) -> f64 {
-    ctx.tuning.hold_horizon_s.max(move_s(ctx) + SLACK_S)
-}
-
-/// How long before such a breach the move must begin: the move itself, plus the hover horizon,
-/// so that a move approved then still has a clear hold at its end.
-pub fn escape_lead_ms(ctx: &GateContext) -> u64 {
-    ((move_s(ctx) + hover_horizon_s(ctx)) * 1000.0).round() as u64
+/// The verdict on a hold at `snap`: what it becomes instead ([`instead_of_hold`]) when the
+/// telemetry is usable, else the hold, approved.
+pub(crate) fn hold_or_instead(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Verdict {
+    let usable = state::invalid(snap, &Command::Hold).is_none();
+    usable
+        .then(|| instead_of_hold(ctx, snap, now_ms))
+        .flatten()
+        .unwrap_or(Verdict::Approved(ApprovedCommand::new(
+            Command::Hold,
+            now_ms,
+        )))
 }
 
 /// What a hold at `snap` becomes instead, if anything: the return when the battery is about to
 /// run short (see the module doc), else the move out of the way of [`escape`].
-pub(crate) fn instead_of_hold(
-    ctx: &GateContext,
-    snap: &VehicleSnapshot,
-    now_ms: u64,
-) -> Option<Verdict> {
+fn instead_of_hold(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Option<Verdict> {
     energy_return(ctx, snap, now_ms).or_else(|| escape(ctx, snap, now_ms))
 }
 
@@ -96,7 +76,7 @@ fn energy_return(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Opti
     if t > ENERGY_SLACK_S {
         return None;
     }
-    let verdict = evaluate(
+    let verdict = clamped_and_judged(
         ctx,
         snap,
         &Command::ReturnToHome,
@@ -104,7 +84,7 @@ fn energy_return(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Opti
         &mut GateState::default(),
     );
     let approved = *verdict.approved()?.command();
-    Some(instead(
+    Some(Verdict::instead(
         approved,
         Finding::clamp(
             ids::ENERGY_HOLD_RETURN,
@@ -116,19 +96,10 @@ fn energy_return(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Opti
     ))
 }
 
-fn instead(command: Command, finding: Finding, now_ms: u64) -> Verdict {
-    let mut findings = Findings::new();
-    push_finding(&mut findings, finding);
-    Verdict::Clamped {
-        approved: ApprovedCommand::new(command, now_ms),
-        findings,
-    }
-}
-
 /// The move out of the way for a vehicle about to hold at `snap`, when holding there is
 /// predicted to breach within [`escape_lead_ms`] (plus [`SLACK_S`]) and some move is approved;
 /// `None` otherwise.
-pub(crate) fn escape(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Option<Verdict> {
+fn escape(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Option<Verdict> {
     let t = hold_breach_s(ctx, snap, now_ms)?;
     let lead_s = escape_lead_ms(ctx) as f64 / 1000.0;
     if t > lead_s + SLACK_S {
@@ -154,9 +125,9 @@ pub(crate) fn escape(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> 
         Command::ReturnToHome,
     ];
     candidates.iter().find_map(|c| {
-        let verdict = evaluate(ctx, snap, c, now_ms, &mut GateState::default());
+        let verdict = clamped_and_judged(ctx, snap, c, now_ms, &mut GateState::default());
         let approved = *verdict.approved()?.command();
-        Some(instead(
+        Some(Verdict::instead(
             approved,
             Finding::clamp(
                 ids::SEPARATION_HOLD_ESCAPE,
@@ -171,9 +142,9 @@ pub(crate) fn escape(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{Track, evaluate_failsafe_in};
     use super::*;
+    use crate::gate::testkit::*;
+    use crate::gate::{Track, evaluate_failsafe_in};
 
     /// Traffic at 30 m from `east_m` east of the origin flying west at 10 m/s.
     fn traffic_from_east(east_m: f64) -> GateContext {

@@ -5,13 +5,13 @@
 //! A vehicle already outside (its position-uncertainty disc not inside any area) may fly to any
 //! target inside: the fence is then checked at the target only, so it can come back.
 
-use super::context::GateContext;
-use super::evaluate::Input;
-use super::geometry::{Radius, Seg, V2};
-use super::ids;
-use super::plan::{Leg, Plan};
-use super::shape::{Run, Shape};
-use super::verdict::{Finding, Findings, push_finding};
+use super::input::Input;
+use crate::gate::context::GateContext;
+use crate::gate::geometry::{Radius, Seg, V2};
+use crate::gate::ids;
+use crate::gate::plan::{Leg, Plan};
+use crate::gate::shape::{Run, Shape};
+use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// The best signed clearance of `x` over the areas (positive inside).
 fn clearance(fence: &[Shape], x: V2) -> f64 {
@@ -96,10 +96,10 @@ pub(crate) fn breach_s(ctx: &GateContext, plan: &Plan) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::*;
-    use super::super::{GateContext, Verdict};
     use super::*;
     use crate::airspace::Area;
+    use crate::gate::testkit::*;
+    use crate::gate::{GateContext, Verdict};
 
     /// A "U" open to the north: the notch is x ∈ [40, 60], y ∈ [40, 100].
     fn u_fence() -> GateContext {
