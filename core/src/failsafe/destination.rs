@@ -12,22 +12,15 @@ use crate::frames::Enu;
 use crate::gate::{GateContext, GateState, Severity, evaluate, evaluate_failsafe_in, ids};
 use crate::snapshot::VehicleSnapshot;
 
-/// Denials of a return that pass by themselves: traffic moves on, the rate limit refills, the
-/// next telemetry is fresh. A return is not ruled out by these; it waits them out.
-const PASSING: [&str; 4] = [
-    ids::SEPARATION_TRAFFIC,
-    ids::SEPARATION_PEER,
-    ids::RATE_EXCEEDED,
-    ids::STATE_STALE_SNAPSHOT,
-];
-
-/// Whether the gate rules `command` out from `snap` for good (not by a passing denial).
+/// Whether the gate rules `command` out from `snap` for good: a denial that does not pass by
+/// itself (traffic moving on, the rate limit refilling, fresh telemetry are transient, and a
+/// return waits them out).
 fn ruled_out(gate: &GateContext, snap: &VehicleSnapshot, command: &Command, now_ms: u64) -> bool {
     let mut scratch = GateState::default();
     evaluate(gate, snap, command, now_ms, &mut scratch)
         .findings()
         .iter()
-        .any(|f| f.severity == Severity::Deny && !PASSING.contains(&f.id))
+        .any(|f| f.severity == Severity::Deny && !f.kind().transient)
 }
 
 /// Whether the gate denies `command` now for traffic or a peer on its way (the failsafe path
@@ -41,10 +34,7 @@ fn traffic_in_the_way(
     evaluate(gate, snap, command, now_ms, &mut GateState::default())
         .findings()
         .iter()
-        .any(|f| {
-            f.severity == Severity::Deny
-                && (f.id == ids::SEPARATION_TRAFFIC || f.id == ids::SEPARATION_PEER)
-        })
+        .any(|f| f.severity == Severity::Deny && f.kind().obstacle == Some(ids::Obstacle::Traffic))
 }
 
 /// The return to fly from `snap`: home when the gate does not rule the way there out (PX4's
