@@ -16,7 +16,7 @@
 //! - [`record`]: the flight record (JSON Lines). [`config`]: TOML configuration and its rules.
 //! - [`schema`] and [`document`]: published JSON Schemas and document checking for `validate`.
 //! - [`link`]: slices, link samples, the link monitor and the slice policy.
-//! - [`vehicle`]: the vehicle-link trait every backend implements. [`watchdog`]: the failsafe ladder.
+//! - [`vehicle`]: the flight-controller trait every backend implements. [`watchdog`]: the failsafe ladder.
 //! - [`operator_line`]: operator lines framed from untrusted bytes, with bounded memory.
 
 pub mod airspace;

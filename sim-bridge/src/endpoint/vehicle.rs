@@ -254,7 +254,7 @@ impl Px4Vehicle {
 
     /// Runs a command on the world; `Err` is the world's refusal.
     pub(super) fn fly(&mut self, command: Command) -> Result<(), String> {
-        let r = self.world.execute(&command);
+        let r = self.world.execute_command(&command);
         if r.accepted {
             Ok(())
         } else {
