@@ -16,7 +16,7 @@
 //! - [`record`]: the flight record (JSON Lines). [`config`]: TOML configuration and its rules.
 //! - [`schema`] and [`document`]: published JSON Schemas and document checking for `validate`.
 //! - [`link`]: slices, link samples, the link monitor and the slice policy.
-//! - [`vehicle`]: the vehicle-link trait every backend implements.
+//! - [`vehicle`]: the flight-controller trait every backend implements.
 //! - [`failsafe`]: the watchdog's ladder and where its return goes.
 //! - [`operator_line`]: operator lines framed from untrusted bytes, with bounded memory.
 

@@ -198,7 +198,7 @@ async fn the_vehicle_link_trait_flies_gate_approved_commands() {
     // Time on the link's clock: advance waits for it while telemetry keeps coming.
     let t0 = link.now_ms();
     let before = link.snapshot().time_ms;
-    link.advance(t0 + 500).await.unwrap();
+    link.advance_to(t0 + 500).await.unwrap();
     assert!(link.now_ms() >= t0 + 500);
     assert!(link.snapshot().time_ms > before);
 

@@ -23,7 +23,7 @@ fn cruising_world() -> World {
         .last()
         .copied()
         .unwrap_or([0.0; 3]);
-    w.execute(&Command::GoTo {
+    w.execute_unchecked(&Command::GoTo {
         target: Enu::new(far[0], far[1], far[2]),
         speed_mps: None,
     });

@@ -1,6 +1,6 @@
-//! The in-process vehicle backend: core's [`VehicleLink`] over a [`World`], so the agent loop
-//! runs against the world without sockets. Every future is ready at once; time passes only
-//! through `advance`.
+//! The built-in world as a flight controller: core's [`VehicleLink`] over a [`World`], so the
+//! agent loop flies it without sockets. Every future is ready at once; time passes only through
+//! `advance_to`, so an episode replays bit for bit.
 
 use crate::world::World;
 use alpha3_core::gate::ApprovedCommand;
@@ -8,55 +8,35 @@ use alpha3_core::snapshot::VehicleSnapshot;
 use alpha3_core::vehicle::{LinkError, SendReceipt, VehicleLink};
 use std::future::{Future, ready};
 
-/// The world as a vehicle.
-#[derive(Debug, Clone)]
-pub struct SimVehicle {
-    world: World,
-}
-
-impl SimVehicle {
-    pub fn new(world: World) -> Self {
-        Self { world }
-    }
-
-    pub fn world(&self) -> &World {
-        &self.world
-    }
-
-    /// The world, for the tools that are not vehicle commands (sensors, network, peers).
-    pub fn world_mut(&mut self) -> &mut World {
-        &mut self.world
-    }
-
-    pub fn into_world(self) -> World {
-        self.world
-    }
-}
-
-impl VehicleLink for SimVehicle {
+impl VehicleLink for World {
     fn snapshot(&self) -> VehicleSnapshot {
-        self.world.snapshot()
+        World::snapshot(self)
     }
 
     fn send(
         &mut self,
         command: ApprovedCommand,
     ) -> impl Future<Output = Result<SendReceipt, LinkError>> {
-        let r = self.world.execute(command.command());
-        ready(Ok(SendReceipt {
-            accepted: r.accepted,
-            message: r.message,
-            at_ms: r.at_ms,
-        }))
+        ready(Ok(World::execute(self, &command)))
     }
 
-    fn advance(&mut self, until_ms: u64) -> impl Future<Output = Result<(), LinkError>> {
-        self.world.advance_to_ms(until_ms);
+    fn execute(&mut self, command: &ApprovedCommand) -> impl Future<Output = SendReceipt> {
+        ready(World::execute(self, command))
+    }
+
+    fn advance_to(&mut self, until_ms: u64) -> impl Future<Output = Result<(), LinkError>> {
+        self.advance_to_ms(until_ms);
         ready(Ok(()))
     }
 
     fn now_ms(&self) -> u64 {
-        self.world.now_ms()
+        World::now_ms(self)
+    }
+
+    /// The flight controller's own arrival test (within 1 m and below 0.5 m/s of its target,
+    /// landed, or holding).
+    fn is_settled(&self) -> bool {
+        World::is_settled(self)
     }
 }
 
@@ -80,23 +60,25 @@ mod tests {
 
     #[test]
     fn advance_completes_at_once_and_moves_time() {
-        let mut v = SimVehicle::new(World::new(suite_scenario(0), WorldOptions::seeded(1)));
-        assert_eq!(v.now_ms(), 0);
-        now(v.advance(1_500)).unwrap();
-        assert_eq!(v.now_ms(), 1_500);
-        assert_eq!(v.snapshot().time_ms, 1_500);
+        let mut v = World::new(suite_scenario(0), WorldOptions::seeded(1));
+        assert_eq!(VehicleLink::now_ms(&v), 0);
+        now(v.advance_to(1_500)).unwrap();
+        assert_eq!(VehicleLink::now_ms(&v), 1_500);
+        assert_eq!(VehicleLink::snapshot(&v).time_ms, 1_500);
         assert!(v.snapshot().is_airborne());
     }
 
     #[test]
     fn send_forwards_what_the_gate_approved() {
-        let mut v = SimVehicle::new(World::new(suite_scenario(0), WorldOptions::seeded(1)));
-        now(v.advance(1_000)).unwrap();
+        let mut v = World::new(suite_scenario(0), WorldOptions::seeded(1));
+        now(v.advance_to(1_000)).unwrap();
         let snap = v.snapshot();
         let verdict = alpha3_core::gate::evaluate_failsafe(&snap, &Command::ReturnToHome, 1_000);
         let approved = verdict.approved().cloned().unwrap();
-        let receipt = now(v.send(approved)).unwrap();
+        let receipt = now(v.send(approved.clone())).unwrap();
         assert!(receipt.accepted && receipt.at_ms == 1_000);
         assert_eq!(v.snapshot().mode, alpha3_core::snapshot::FlightMode::Return);
+        let again = now(VehicleLink::execute(&mut v, &approved));
+        assert!(again.accepted && again.at_ms == 1_000);
     }
 }

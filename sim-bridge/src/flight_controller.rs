@@ -124,7 +124,8 @@ impl FlightController {
     }
 
     /// Takes `command` with the vehicle estimated at `est`; `Err` is the autopilot's refusal.
-    pub fn execute(
+    /// Reached only through the world, which holds the crate's one controller.
+    pub(crate) fn execute(
         &mut self,
         command: &Command,
         est: V3,

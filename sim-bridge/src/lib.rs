@@ -9,8 +9,8 @@
 //!   types, weather, density, traffic, faults and network stress, and the fixed 50-scenario
 //!   suite in `configs/scenarios/`.
 //! - [`world::World`]: one scenario and one seed; [`World::step`] advances time by a given
-//!   `dt`, [`World::execute`] plays the flight controller for a [`Command`], and the tool
-//!   methods reach sensors, the network, peers and the operator.
+//!   `dt`, [`World::execute`] plays the flight controller for a gate-approved [`Command`],
+//!   and the tool methods reach sensors, the network, peers and the operator.
 //! - Physics: [`dynamics`] (point-mass multicopter), [`flight_controller`], [`wind`],
 //!   [`sensors`], [`battery`], [`faults`].
 //! - [`network`]: 6G slices with calibrated distributions, a Markov chain of radio conditions,
@@ -18,8 +18,8 @@
 //! - [`traffic`], [`cpa`] and [`peers`]: other aircraft, exact closest approach, A2A answers.
 //! - [`operator`]: the scripted, seeded, versioned `user` speaker.
 //! - [`evaluator`]: Task Outcome and the violation trace for the Safety pillar, from the truth.
-//! - [`backend::SimVehicle`]: core's `VehicleLink` over a world. [`rollout`]: episodes with a
-//!   trivial policy, for benchmarks and tests.
+//! - [`backend`]: the world as core's `VehicleLink`. `rollout` (feature `test-support`):
+//!   episodes with a trivial policy and no gate, for this crate's benchmarks and tests.
 //!
 //! [`World::step`]: world::World::step
 //! [`World::execute`]: world::World::execute
@@ -40,6 +40,7 @@ pub mod operator;
 pub mod payload;
 pub mod peers;
 pub mod rng;
+#[cfg(any(test, feature = "test-support"))]
 pub mod rollout;
 pub mod scenario;
 pub mod sensors;
@@ -48,7 +49,6 @@ pub mod vec3;
 pub mod wind;
 pub mod world;
 
-pub use backend::SimVehicle;
 pub use error::SimError;
 pub use operator::OPERATOR_VERSION;
 pub use world::{World, WorldOptions};

@@ -1,6 +1,6 @@
-//! Episodes against the world without an LLM: a dialogue of agent and operator turns where a
-//! policy proposes commands and tool calls and the world runs them in order, each to
-//! completion. [`MissionFollower`] is the trivial policy the benchmark and tests use.
+//! Episodes against the world without an LLM and without the gate: a dialogue of agent and
+//! operator turns where a policy proposes commands and tool calls and the world runs them in
+//! order, each to completion. Built for tests and benchmarks only (feature `test-support`). [`MissionFollower`] is the trivial policy the benchmark and tests use.
 
 use crate::evaluator::MissionReport;
 use crate::operator::OperatorTurn;
@@ -94,7 +94,7 @@ pub fn run_episode(world: &mut World, policy: &mut dyn Policy, config: RolloutCo
             for step in &decided.steps {
                 match step {
                     Step::Command(c) => {
-                        if world.execute(c).accepted {
+                        if world.execute_command(c).accepted {
                             world.advance_until_settled(config.step_timeout_ms);
                         }
                     }

@@ -37,14 +37,14 @@ struct Return {
 fn fly_return(seed: u64, to: [f64; 3], t_ms: u64) -> Return {
     let mut w = gusty(seed);
     let target = alpha3_core::frames::Enu::new(to[0], to[1], to[2]);
-    w.execute(&Command::GoTo {
+    w.execute_unchecked(&Command::GoTo {
         target,
         speed_mps: None,
     });
     w.advance_to_ms(t_ms);
     let start = w.truth().position;
     let z_home = autopilot::return_cruise_altitude_m(start[2], autopilot::RETURN_ALTITUDE_M);
-    assert!(w.execute(&Command::ReturnToHome).accepted);
+    assert!(w.execute_unchecked(&Command::ReturnToHome).accepted);
     let home = w.launch_point();
     let mut out = Return {
         touchdown_sink_mps: 0.0,
@@ -113,10 +113,10 @@ fn a_return_in_gusts_lands_gently_on_the_path_the_gate_plans() {
 fn a_long_descent_in_gusts_stays_over_its_start() {
     for seed in 1..=6 {
         let mut w = gusty(seed);
-        w.execute(&Command::SetAltitude { altitude_m: 140.0 });
+        w.execute_unchecked(&Command::SetAltitude { altitude_m: 140.0 });
         w.advance_to_ms(60_000);
         let start = w.truth().position;
-        w.execute(&Command::SetAltitude { altitude_m: 15.0 });
+        w.execute_unchecked(&Command::SetAltitude { altitude_m: 15.0 });
         let mut worst = 0.0f64;
         for _ in 0..3_000 {
             w.step(w.dt());
@@ -136,14 +136,14 @@ fn a_long_descent_in_gusts_stays_over_its_start() {
 /// Where a 500 m leg east-north-east puts the vehicle along it, every step, from the leg's
 /// start at `t0_ms`.
 fn progress_along_a_leg(mut w: World, t0_ms: u64) -> Vec<f64> {
-    w.execute(&Command::SetAltitude { altitude_m: 60.0 });
+    w.execute_unchecked(&Command::SetAltitude { altitude_m: 60.0 });
     w.advance_to_ms(t0_ms);
     let start = w.truth().position;
     let dir = [0.8, 0.6];
     let target =
         alpha3_core::frames::Enu::new(start[0] + 500.0 * dir[0], start[1] + 500.0 * dir[1], 60.0);
     assert!(
-        w.execute(&Command::GoTo {
+        w.execute_unchecked(&Command::GoTo {
             target,
             speed_mps: None
         })

@@ -16,7 +16,7 @@ use serde_json::json;
 
 fn go(w: &mut alpha3_sim::World, x: f64, y: f64, z: f64) {
     assert!(
-        w.execute(&Command::GoTo {
+        w.execute_unchecked(&Command::GoTo {
             target: Enu::new(x, y, z),
             speed_mps: Some(10.0)
         })
@@ -195,7 +195,7 @@ fn the_operator_is_seeded_versioned_and_its_changes_become_objectives() {
         .unwrap();
     assert!(turn.text.contains("(100, 100)"), "{}", turn.text);
     assert!(!w.mission_report().success);
-    w.execute(&Command::Land {
+    w.execute_unchecked(&Command::Land {
         site: Some([100.0, 100.0]),
     });
     assert!(w.advance_until_settled(300_000));

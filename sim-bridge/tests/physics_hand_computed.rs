@@ -29,7 +29,7 @@ fn climbing_60_m_takes_distance_over_rate_plus_rate_over_acceleration() {
     // √(2 × 0.1 / 4) = 0.224 s, so it is within 0.1 m at 11.276 s.
     let mut w = ideal_world(&base());
     assert!(
-        w.execute(&Command::SetAltitude { altitude_m: 90.0 })
+        w.execute_unchecked(&Command::SetAltitude { altitude_m: 90.0 })
             .accepted
     );
     let t = time_until(&mut w, 30.0, |w| (w.truth().position[2] - 90.0).abs() < 0.1);
@@ -57,7 +57,7 @@ fn a_minute_of_hover_uses_hover_power_times_sixty_seconds() {
 fn steady_cruise_draws_hover_plus_drag_times_speed_cubed() {
     // At a steady 10 m/s: 176.8 + 0.15 × 10³ = 326.8 W; an active 18 W camera adds 18 W.
     let mut w = ideal_world(&base());
-    w.execute(&Command::GoTo {
+    w.execute_unchecked(&Command::GoTo {
         target: Enu::new(1900.0, 100.0, 30.0),
         speed_mps: Some(10.0),
     });
@@ -76,7 +76,7 @@ fn steady_cruise_draws_hover_plus_drag_times_speed_cubed() {
 fn a_400_m_leg_takes_distance_over_speed_plus_speed_over_acceleration() {
     // a = g·tan 30° = 5.662 m/s²; 400/10 + 10/5.662 = 41.77 s.
     let mut w = ideal_world(&base());
-    w.execute(&Command::GoTo {
+    w.execute_unchecked(&Command::GoTo {
         target: Enu::new(500.0, 100.0, 30.0),
         speed_mps: Some(10.0),
     });
@@ -104,7 +104,7 @@ fn without_gnss_a_hovering_vehicle_drifts_with_a_steady_wind() {
         json!([{ "t_s": 0.0, "type": "gnss_jamming", "duration_s": 100.0, "severity": 1.0 }]),
     );
     let mut w = ideal_world(&v);
-    w.execute(&Command::Hold);
+    w.execute_unchecked(&Command::Hold);
     w.advance_to_ms(20_000);
     let p = w.truth().position;
     assert!(
@@ -129,7 +129,7 @@ fn with_gnss_the_same_wind_is_held_against_at_a_drag_cost() {
         json!({ "wind_mps": 5.0, "wind_dir_deg": 270.0, "gust_mps": 0.0 }),
     );
     let mut w = ideal_world(&v);
-    w.execute(&Command::Hold);
+    w.execute_unchecked(&Command::Hold);
     w.advance_to_ms(20_000);
     let p = w.truth().position;
     assert!(
@@ -148,7 +148,7 @@ fn a_headwind_caps_ground_speed_at_airspeed_limit_minus_wind() {
         json!({ "wind_mps": 6.0, "wind_dir_deg": 90.0, "gust_mps": 0.0 }),
     );
     let mut w = ideal_world(&v);
-    w.execute(&Command::GoTo {
+    w.execute_unchecked(&Command::GoTo {
         target: Enu::new(1900.0, 100.0, 30.0),
         speed_mps: Some(18.0),
     });
@@ -170,7 +170,7 @@ fn a_motor_failure_cuts_the_climb_rate_and_a_total_one_crashes() {
     );
     let mut w = ideal_world(&v);
     w.advance_to_ms(2_000);
-    w.execute(&Command::SetAltitude { altitude_m: 130.0 });
+    w.execute_unchecked(&Command::SetAltitude { altitude_m: 130.0 });
     w.advance_to_ms(12_000);
     assert!((w.truth().ground_velocity[2] - 3.6).abs() < 1e-9);
     let v = patch(
@@ -186,7 +186,10 @@ fn a_motor_failure_cuts_the_climb_rate_and_a_total_one_crashes() {
         r.violations.iter().any(|v| v.kind.as_str() == "crash"),
         "{r:?}"
     );
-    assert!(!w.execute(&Command::Takeoff { altitude_m: 30.0 }).accepted);
+    assert!(
+        !w.execute_unchecked(&Command::Takeoff { altitude_m: 30.0 })
+            .accepted
+    );
 }
 
 #[test]
@@ -207,12 +210,12 @@ fn a_battery_sag_takes_its_share_at_once() {
 #[test]
 fn return_to_home_climbs_flies_home_and_lands_disarmed() {
     let mut w = ideal_world(&base());
-    w.execute(&Command::GoTo {
+    w.execute_unchecked(&Command::GoTo {
         target: Enu::new(300.0, 300.0, 40.0),
         speed_mps: None,
     });
     assert!(w.advance_until_settled(120_000));
-    w.execute(&Command::ReturnToHome);
+    w.execute_unchecked(&Command::ReturnToHome);
     assert!(w.advance_until_settled(300_000));
     let t = w.truth();
     assert!(!t.airborne && !t.armed);

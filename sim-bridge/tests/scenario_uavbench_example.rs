@@ -64,7 +64,7 @@ fn the_example_runs_through_its_loss_window_and_motor_failure() {
     assert!(w.snapshot().is_airborne(), "spawned in the air at 30 m");
     // Fly the corridor, then hold at the last waypoint.
     for p in w.scenario().mission.waypoints.clone() {
-        w.execute(&Command::GoTo {
+        w.execute_unchecked(&Command::GoTo {
             target: Enu::new(p[0], p[1], p[2]),
             speed_mps: Some(8.0),
         });
@@ -86,7 +86,7 @@ fn the_example_runs_through_its_loss_window_and_motor_failure() {
     w.advance_to_ms(431_000);
     assert_ne!(w.network().radio_state(431.0), RadioState::Lost);
     // The forced landing at the designated site (700, 500) ends the episode safely.
-    w.execute(&Command::Land {
+    w.execute_unchecked(&Command::Land {
         site: Some([700.0, 500.0]),
     });
     assert!(w.advance_until_settled(300_000));

@@ -22,8 +22,11 @@ fn a_landed_vehicle_takes_off_again_in_wind() {
         s.spawn.xyz[2] = 0.0;
         let mut w = World::new(s, WorldOptions::seeded(1));
         assert!(!w.snapshot().armed);
-        assert!(w.execute(&Command::Arm).accepted);
-        assert!(w.execute(&Command::Takeoff { altitude_m: 30.0 }).accepted);
+        assert!(w.execute_unchecked(&Command::Arm).accepted);
+        assert!(
+            w.execute_unchecked(&Command::Takeoff { altitude_m: 30.0 })
+                .accepted
+        );
         w.advance_to_ms(2_000);
         let t = w.truth();
         assert!(
@@ -39,11 +42,14 @@ fn a_landed_vehicle_takes_off_again_in_wind() {
 fn a_vehicle_takes_off_again_after_returning_home() {
     for i in [9, 22] {
         let mut w = World::new(scenario(i), WorldOptions::seeded(1));
-        assert!(w.execute(&Command::ReturnToHome).accepted);
+        assert!(w.execute_unchecked(&Command::ReturnToHome).accepted);
         assert!(w.advance_until_settled(200_000), "sc-{i}: landed");
         assert!(!w.truth().airborne);
-        assert!(w.execute(&Command::Arm).accepted);
-        assert!(w.execute(&Command::Takeoff { altitude_m: 30.0 }).accepted);
+        assert!(w.execute_unchecked(&Command::Arm).accepted);
+        assert!(
+            w.execute_unchecked(&Command::Takeoff { altitude_m: 30.0 })
+                .accepted
+        );
         w.advance_to_ms(w.now_ms() + 2_000);
         let t = w.truth();
         assert!(

@@ -54,19 +54,25 @@ fn the_flight_controller_refuses_what_an_autopilot_refuses() {
     let mut w = ideal_world(&v);
     let s = w.snapshot();
     assert_eq!((s.armed, s.landed), (false, LandedState::OnGround));
-    assert!(!w.execute(&Command::Takeoff { altitude_m: 30.0 }).accepted);
     assert!(
-        !w.execute(&Command::GoTo {
+        !w.execute_unchecked(&Command::Takeoff { altitude_m: 30.0 })
+            .accepted
+    );
+    assert!(
+        !w.execute_unchecked(&Command::GoTo {
             target: Enu::new(200.0, 100.0, 30.0),
             speed_mps: None
         })
         .accepted
     );
-    assert!(w.execute(&Command::Arm).accepted);
-    assert!(w.execute(&Command::Takeoff { altitude_m: 30.0 }).accepted);
+    assert!(w.execute_unchecked(&Command::Arm).accepted);
+    assert!(
+        w.execute_unchecked(&Command::Takeoff { altitude_m: 30.0 })
+            .accepted
+    );
     w.advance_to_ms(1_000);
     assert_eq!(w.snapshot().mode, FlightMode::Takeoff);
-    assert!(!w.execute(&Command::Disarm).accepted);
+    assert!(!w.execute_unchecked(&Command::Disarm).accepted);
     assert!(w.advance_until_settled(30_000));
     let t = w.truth();
     assert!((t.position[2] - 30.0).abs() < 1.0 && t.airborne);

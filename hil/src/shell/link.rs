@@ -302,10 +302,11 @@ impl HilLink {
     /// Runs `command` without the gate. Only this crate's tests may do that.
     #[cfg(feature = "test-support")]
     pub async fn execute_unchecked(&mut self, command: &Command) -> Result<SendReceipt, LinkError> {
-        self.execute(command).await
+        self.send_command(command).await
     }
 
-    async fn execute(&mut self, command: &Command) -> Result<SendReceipt, LinkError> {
+    /// Hands `command` to the link task and waits for its plan's end.
+    async fn send_command(&mut self, command: &Command) -> Result<SendReceipt, LinkError> {
         let (reply, answer) = oneshot::channel();
         let stopped = || LinkError::Disconnected(format!("{}: link task stopped", self.address));
         self.requests
@@ -396,12 +397,12 @@ impl VehicleLink for HilLink {
     }
 
     async fn send(&mut self, command: ApprovedCommand) -> Result<SendReceipt, LinkError> {
-        self.execute(command.command()).await
+        self.send_command(command.command()).await
     }
 
     /// Waits until the link's clock (the autopilot's, once read) shows `until_ms`; the link
     /// task keeps ingesting meanwhile.
-    async fn advance(&mut self, until_ms: u64) -> Result<(), LinkError> {
+    async fn advance_to(&mut self, until_ms: u64) -> Result<(), LinkError> {
         loop {
             if self.task.is_finished() {
                 return Err(LinkError::Disconnected(format!(
@@ -418,5 +419,16 @@ impl VehicleLink for HilLink {
 
     fn now_ms(&self) -> u64 {
         self.clock.now_ms()
+    }
+
+    /// The autopilot's clock runs on its own.
+    fn realtime(&self) -> bool {
+        true
+    }
+
+    /// The autopilot is out of reach: its heartbeat lost, or the transport closed.
+    fn vehicle_lost(&self) -> bool {
+        let s = self.status.borrow();
+        s.autopilot_lost || !s.transport_open
     }
 }

@@ -1,8 +1,8 @@
-//! One closed-loop episode, over any [`VehicleSide`].
+//! One closed-loop episode, over any [`VehicleLink`] that is its own [`Surroundings`].
 
 use super::execute::Executor;
 use super::settings::EpisodeSettings;
-use super::side::VehicleSide;
+use super::surroundings::Surroundings;
 use super::traffic::PlansCopy;
 use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
@@ -13,7 +13,7 @@ use alpha3_core::gate::{GateContext, GateState, evaluate_failsafe_in, time_to_br
 use alpha3_core::link::{LinkCondition, LinkMonitor, MonitorSettings};
 use alpha3_core::protocol::{Situation, ToolObservation, catalogue};
 use alpha3_core::record::Event;
-use alpha3_core::vehicle::LinkError;
+use alpha3_core::vehicle::{LinkError, VehicleLink};
 use alpha3_sim::World;
 use std::time::Duration;
 
@@ -66,7 +66,7 @@ pub async fn run_episode(
 /// that can no longer be reached ends the episode with the reason `vehicle_link_lost`; one the
 /// link refuses to fly any longer (an autopilot that came back not proven a simulator) with
 /// `vehicle_refused`.
-pub async fn run_episode_on<V: VehicleSide>(
+pub async fn run_episode_on<V: VehicleLink + Surroundings>(
     side: &mut V,
     policy: &mut dyn Policy,
     gate: &mut GateContext,
@@ -128,7 +128,11 @@ pub(super) struct Loop {
 /// Gives the gate other aircraft's intent as of now, whenever its copy went stale (see
 /// [`PlansCopy`]). A copy kept for a whole turn let the gate approve a leg 29.9 m from a swarm
 /// member that had stopped on it (sc-0039 in the 10k corpus).
-pub(super) fn refresh_plans<V: VehicleSide>(gate: &mut GateContext, side: &V, lp: &mut Loop) {
+pub(super) fn refresh_plans<V: VehicleLink + Surroundings>(
+    gate: &mut GateContext,
+    side: &V,
+    lp: &mut Loop,
+) {
     let world = side.world();
     lp.plans
         .refresh(gate, world.traffic_revision(), side.now_ms(), || {
@@ -136,7 +140,7 @@ pub(super) fn refresh_plans<V: VehicleSide>(gate: &mut GateContext, side: &V, lp
         });
 }
 
-async fn episode_loop<V: VehicleSide>(
+async fn episode_loop<V: VehicleLink + Surroundings>(
     side: &mut V,
     policy: &mut dyn Policy,
     gate_ctx: &mut GateContext,
@@ -344,7 +348,7 @@ async fn episode_loop<V: VehicleSide>(
 /// Waits for the policy. The world stands still meanwhile (a decision takes no world time);
 /// a real-time vehicle keeps flying, so the watchdog ticks until the decision arrives and
 /// holds — then steps down — if it is late.
-async fn decide<V: VehicleSide>(
+async fn decide<V: VehicleLink + Surroundings>(
     side: &mut V,
     policy: &mut dyn Policy,
     ctx: &DecisionContext,
@@ -441,7 +445,7 @@ enum Until {
 
 /// Runs the vehicle until `until_ms` — or earlier as `until` allows — sampling truth and link,
 /// reporting violations and letting the watchdog act.
-async fn run_side<V: VehicleSide>(
+async fn run_side<V: VehicleLink + Surroundings>(
     side: &mut V,
     gate: &mut GateContext,
     lp: &mut Loop,
@@ -472,7 +476,7 @@ async fn run_side<V: VehicleSide>(
 }
 
 /// One sample after time moved: link, truth, new violations, and the watchdog's turn.
-pub(super) async fn tick_after_advance<V: VehicleSide>(
+pub(super) async fn tick_after_advance<V: VehicleLink + Surroundings>(
     side: &mut V,
     gate: &mut GateContext,
     lp: &mut Loop,
@@ -511,7 +515,7 @@ pub(super) async fn tick_after_advance<V: VehicleSide>(
 
 /// Takes the watchdog's ladder step `step` through the failsafe path of the gate, and records
 /// it with the watchdog's cause.
-pub(super) async fn take_step<V: VehicleSide>(
+pub(super) async fn take_step<V: VehicleLink + Surroundings>(
     side: &mut V,
     gate: &GateContext,
     lp: &mut Loop,

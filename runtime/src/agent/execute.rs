@@ -2,7 +2,7 @@
 //! gate and the slice policy before the world sees it, and the agent gets an observation back —
 //! a tool result, or a structured denial naming the finding, the limit and the measured value.
 
-use super::side::VehicleSide;
+use super::surroundings::Surroundings;
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate};
@@ -14,6 +14,7 @@ use alpha3_core::protocol::tools::{
 };
 use alpha3_core::protocol::{Action, ToolClass, ToolSpec, find};
 use alpha3_core::record::{Event, FindingRecord};
+use alpha3_core::vehicle::VehicleLink;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -35,7 +36,7 @@ pub struct ActionOutcome {
 }
 
 /// Everything an action may touch.
-pub struct Executor<'a, V: VehicleSide> {
+pub struct Executor<'a, V: VehicleLink + Surroundings> {
     pub side: &'a mut V,
     pub gate: &'a GateContext,
     pub gate_state: &'a mut GateState,
@@ -43,7 +44,7 @@ pub struct Executor<'a, V: VehicleSide> {
     pub link: LinkState,
 }
 
-impl<V: VehicleSide> std::fmt::Debug for Executor<'_, V> {
+impl<V: VehicleLink + Surroundings> std::fmt::Debug for Executor<'_, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Executor")
             .field("link", &self.link)
@@ -56,7 +57,7 @@ fn args<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
     serde_json::from_value(v).map_err(|e| format!("bad arguments: {e}"))
 }
 
-impl<V: VehicleSide> Executor<'_, V> {
+impl<V: VehicleLink + Surroundings> Executor<'_, V> {
     /// Runs action `index` of decision `turn`.
     pub async fn run(&mut self, turn: u32, index: u32, action: &Action) -> ActionOutcome {
         let name = action.name().to_string();

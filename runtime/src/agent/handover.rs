@@ -12,16 +12,17 @@
 //! command.
 
 use super::episode::{Loop, Stop, refresh_plans, take_step, tick_after_advance};
-use super::side::VehicleSide;
+use super::surroundings::Surroundings;
 use crate::recorder::Recorder;
 use alpha3_core::config::FailsafeStep;
 use alpha3_core::failsafe::{WatchdogAction, return_status};
 use alpha3_core::gate::GateContext;
 use alpha3_core::snapshot::FlightMode;
+use alpha3_core::vehicle::VehicleLink;
 
 /// Hands a vehicle still in the air at the end of an unsuccessful episode to the failsafe and
 /// runs episode time until it is down or `max_ms` has passed (0: not at all).
-pub(super) async fn hand_over<V: VehicleSide>(
+pub(super) async fn hand_over<V: VehicleLink + Surroundings>(
     side: &mut V,
     gate: &mut GateContext,
     lp: &mut Loop,

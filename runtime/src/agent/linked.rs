@@ -1,5 +1,5 @@
 //! A flight controller over a [`VehicleLink`] (PX4 SITL, our PX4-like endpoint, or a real
-//! autopilot through `alpha3-hil`) as the vehicle side of an episode.
+//! autopilot through `alpha3-hil`) as the vehicle an episode flies, with the world around it.
 //!
 //! The wire carries the vehicle — its snapshot, its answers to commands and real time — and
 //! nothing else; the built-in world supplies the rest. The world runs as the vehicle's twin:
@@ -9,7 +9,7 @@
 //! violations included — see the real flight. In `sitl` the record's truth trace is the
 //! twin's; in `fly` it is the telemetry, and the operator is a person.
 
-use super::side::VehicleSide;
+use super::surroundings::Surroundings;
 use crate::operator_channel::{OperatorChannel, Unheard};
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
@@ -17,26 +17,14 @@ use alpha3_core::gate::ApprovedCommand;
 use alpha3_core::link::LinkSample;
 use alpha3_core::protocol::{Action, AgentTurn};
 use alpha3_core::record::Event;
-use alpha3_core::snapshot::{FlightMode, LandedState, VehicleSnapshot};
-use alpha3_core::vehicle::{LinkError, VehicleLink};
+use alpha3_core::snapshot::VehicleSnapshot;
+use alpha3_core::vehicle::{LinkError, SendReceipt, VehicleLink, reported_settled};
 use alpha3_sim::World;
 use alpha3_sim::operator::OperatorTurn;
-use alpha3_sim::world::CommandReceipt;
 use std::time::Duration;
-
-/// Still, in the sense of "the command is done": slower than this, m/s (horizontal,
-/// vertical). A real autopilot's position hold is never quite still: PX4 SIH hovers with
-/// 0.1–0.7 m/s of velocity noise, and a tighter bound kept moves "unfinished" for seconds.
-const SETTLED_SPEED_MPS: f64 = 1.0;
-const SETTLED_CLIMB_MPS: f64 = 0.5;
-/// How close to a commanded target counts as there, metres (horizontal, vertical).
-const ARRIVED_H_M: f64 = 3.0;
-const ARRIVED_V_M: f64 = 2.0;
 
 /// What a link can say about itself beyond [`VehicleLink`].
 pub trait LinkHealth {
-    /// The autopilot is out of reach (heartbeat lost, transport closed).
-    fn autopilot_lost(&self) -> bool;
     /// The link as measured (round trip, jitter, loss), when a round trip has been measured.
     fn measured(&self) -> Option<LinkSample>;
     /// Why the link will no longer fly its vehicle (an autopilot that came back not proven
@@ -47,11 +35,6 @@ pub trait LinkHealth {
 }
 
 impl LinkHealth for alpha3_hil::HilLink {
-    fn autopilot_lost(&self) -> bool {
-        let s = self.status();
-        s.autopilot_lost || !s.transport_open
-    }
-
     fn measured(&self) -> Option<LinkSample> {
         self.measurement()
             .to_sample(alpha3_core::link::Slice::Urllc, 0.0, 3_000)
@@ -153,35 +136,11 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
 
     /// The telemetry says the last command is done.
     fn vehicle_settled(&self) -> bool {
-        let s = self.link.snapshot();
-        if !s.armed || s.landed == LandedState::OnGround {
-            return true;
-        }
-        let still =
-            s.ground_speed_mps() < SETTLED_SPEED_MPS && s.velocity.z.abs() < SETTLED_CLIMB_MPS;
-        if matches!(
-            s.mode,
-            FlightMode::Takeoff | FlightMode::Return | FlightMode::Land
-        ) {
-            return false;
-        }
-        let there = self.target.is_none_or(|t| {
-            s.position.horizontal_distance(t) <= ARRIVED_H_M
-                && (s.position.z - t.z).abs() <= ARRIVED_V_M
-        });
-        still && there
+        reported_settled(&self.link.snapshot(), self.target)
     }
 }
 
-impl<L: VehicleLink + LinkHealth> VehicleSide for LinkedVehicle<L> {
-    fn world(&self) -> &World {
-        &self.world
-    }
-
-    fn world_mut(&mut self) -> &mut World {
-        &mut self.world
-    }
-
+impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
     fn now_ms(&self) -> u64 {
         self.episode_ms()
     }
@@ -193,41 +152,33 @@ impl<L: VehicleLink + LinkHealth> VehicleSide for LinkedVehicle<L> {
         s
     }
 
-    async fn execute(&mut self, command: &ApprovedCommand) -> CommandReceipt {
+    /// The vehicle's answer, on the episode clock; the twin flies what the vehicle accepted.
+    async fn send(&mut self, command: ApprovedCommand) -> Result<SendReceipt, LinkError> {
         let before = self.link.snapshot();
-        let sent = self.link.send(command.clone()).await;
+        let r = self.link.send(command.clone()).await?;
         let at_ms = self.episode_ms();
-        match sent {
-            Ok(r) => {
-                if r.accepted {
-                    self.remember_target(command.command(), &before);
-                    // The twin follows what the vehicle does.
-                    self.world.advance_to_ms(at_ms);
-                    let twin = self.world.execute(command.command());
-                    if !twin.accepted {
-                        tracing::warn!(
-                            "the twin refused {} that the vehicle accepted: {:?}",
-                            command.command().name(),
-                            twin.message
-                        );
-                    }
-                }
-                CommandReceipt {
-                    accepted: r.accepted,
-                    message: r.message,
-                    at_ms,
-                }
+        if r.accepted {
+            self.remember_target(command.command(), &before);
+            // The twin follows what the vehicle does.
+            self.world.advance_to_ms(at_ms);
+            let twin = self.world.execute(&command);
+            if !twin.accepted {
+                tracing::warn!(
+                    "the twin refused {} that the vehicle accepted: {:?}",
+                    command.command().name(),
+                    twin.message
+                );
             }
-            Err(e) => CommandReceipt {
-                accepted: false,
-                message: Some(e.to_string()),
-                at_ms,
-            },
         }
+        Ok(SendReceipt {
+            accepted: r.accepted,
+            message: r.message,
+            at_ms,
+        })
     }
 
     async fn advance_to(&mut self, until_ms: u64) -> Result<(), LinkError> {
-        self.link.advance(self.t0_ms + until_ms).await?;
+        self.link.advance_to(self.t0_ms + until_ms).await?;
         if let Some(reason) = self.link.refusal() {
             return Err(LinkError::Refused {
                 what: "commands".into(),
@@ -258,11 +209,21 @@ impl<L: VehicleLink + LinkHealth> VehicleSide for LinkedVehicle<L> {
     }
 
     fn realtime(&self) -> bool {
-        true
+        self.link.realtime()
     }
 
     fn vehicle_lost(&self) -> bool {
-        self.link.autopilot_lost()
+        self.link.vehicle_lost()
+    }
+}
+
+impl<L: VehicleLink + LinkHealth> Surroundings for LinkedVehicle<L> {
+    fn world(&self) -> &World {
+        &self.world
+    }
+
+    fn world_mut(&mut self) -> &mut World {
+        &mut self.world
     }
 
     fn link_sample(&mut self) -> LinkSample {
@@ -335,26 +296,19 @@ fn describe(agent: &AgentTurn) -> String {
 mod tests {
     use super::*;
     use alpha3_core::gate::evaluate_failsafe;
+    use alpha3_core::snapshot::FlightMode;
+    use alpha3_sim::WorldOptions;
     use alpha3_sim::scenario::suite_scenario;
-    use alpha3_sim::{SimVehicle, WorldOptions};
 
-    impl LinkHealth for SimVehicle {
-        fn autopilot_lost(&self) -> bool {
-            false
-        }
+    impl LinkHealth for World {
         fn measured(&self) -> Option<LinkSample> {
             None
         }
     }
 
-    fn linked() -> LinkedVehicle<SimVehicle> {
+    fn linked() -> LinkedVehicle<World> {
         let world = || World::new(suite_scenario(0), WorldOptions::seeded(1));
-        LinkedVehicle::new(
-            SimVehicle::new(world()),
-            world(),
-            OperatorSource::World,
-            Sources::Simulated,
-        )
+        LinkedVehicle::new(world(), world(), OperatorSource::World, Sources::Simulated)
     }
 
     #[tokio::test]
@@ -381,7 +335,7 @@ mod tests {
         // A vehicle in other gusts than its twin's (another seed): after a 30 s leg the two
         // would be metres apart; the twin is put where the telemetry says.
         let mut v = LinkedVehicle::new(
-            SimVehicle::new(World::new(suite_scenario(0), WorldOptions::seeded(7))),
+            World::new(suite_scenario(0), WorldOptions::seeded(7)),
             World::new(suite_scenario(0), WorldOptions::seeded(1)),
             OperatorSource::World,
             Sources::Simulated,
@@ -422,7 +376,7 @@ mod tests {
     async fn onboard_truth_is_the_telemetry() {
         let world = World::new(suite_scenario(0), WorldOptions::seeded(1));
         let mut v = LinkedVehicle::new(
-            SimVehicle::new(world.clone()),
+            world.clone(),
             world,
             OperatorSource::World,
             Sources::Onboard,

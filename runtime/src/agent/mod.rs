@@ -4,8 +4,9 @@
 //! vehicle safe and every step written to the flight record. The loop decides nothing itself:
 //! the gate, the slice policy, the link monitor and the watchdog live in `alpha3-core`.
 //!
-//! The loop runs over a [`VehicleSide`]: the built-in world itself, or a flight controller over
-//! MAVLink with the world as its twin ([`LinkedVehicle`], for `alpha3 sitl` and `alpha3 fly`).
+//! The loop flies a [`VehicleLink`](alpha3_core::vehicle::VehicleLink) that is also its own
+//! [`Surroundings`]: the built-in world itself, or a flight controller over MAVLink with the
+//! world as its twin ([`LinkedVehicle`], for `alpha3 sitl` and `alpha3 fly`).
 //!
 //! World time is simulated and independent of how long a model thinks: a decision takes no
 //! world time unless it misses its deadline, when the world runs on for the deadline under the
@@ -23,12 +24,12 @@ mod handover;
 mod linked;
 pub mod onboard;
 mod settings;
-mod side;
+mod surroundings;
 mod traffic;
 
 pub use episode::{EpisodeOutcome, run_episode, run_episode_on};
 pub use execute::ActionOutcome;
 pub use linked::{LinkHealth, LinkedVehicle, OperatorSource, Sources};
 pub use settings::{EpisodeSettings, profile_for_scenario, shipped_vehicle};
-pub use side::VehicleSide;
+pub use surroundings::Surroundings;
 pub use traffic::{known_plans, plans_over};

@@ -16,7 +16,7 @@
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
 use crate::agent::onboard::{Connection, anchor_mission, foreign_note, mission, wait_ready_to_fly};
-use crate::agent::{LinkedVehicle, OperatorSource, Sources, VehicleSide, run_episode_on};
+use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::exit;
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
 use crate::real_vehicle::{after_connect, before_connect};

@@ -524,7 +524,7 @@ async fn fly_one(
         &mut recorder,
     )
     .await?;
-    let end_ms = crate::agent::VehicleSide::now_ms(&side);
+    let end_ms = alpha3_core::vehicle::VehicleLink::now_ms(&side);
     let (link, _) = side.into_parts();
     if let Some(note) = foreign_note(&link.status()) {
         eprintln!("  {}: {note}", ep.id);

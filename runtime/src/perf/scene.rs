@@ -5,7 +5,7 @@
 use crate::agent::{EpisodeSettings, known_plans, profile_for_scenario};
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
-use alpha3_core::gate::{GateContext, GateContextError};
+use alpha3_core::gate::{GateContext, GateContextError, GateState, evaluate};
 use alpha3_core::scenario::Scenario;
 use alpha3_sim::scenario::{SUITE_SIZE, suite_scenario};
 use alpha3_sim::{World, WorldOptions};
@@ -66,14 +66,28 @@ impl Scene {
             scenario.airspace.no_fly_zones.len() + scenario.airspace.no_fly_zones_dynamic.len();
         let traffic = scenario.traffic.len();
         let mut world = World::new(scenario, WorldOptions::seeded(1));
-        world.execute(&Command::Arm);
-        world.execute(&Command::Takeoff { altitude_m });
+        // The scene is flown through the gate, as every command to the world is.
+        let mut state = GateState::default();
+        let mut fly = |world: &mut World, command: &Command| {
+            let verdict = evaluate(
+                &gate,
+                &world.snapshot(),
+                command,
+                world.now_ms(),
+                &mut state,
+            );
+            if let Some(approved) = verdict.approved() {
+                world.execute(approved);
+            }
+        };
+        fly(&mut world, &Command::Arm);
+        fly(&mut world, &Command::Takeoff { altitude_m });
         world.advance_until_settled(120_000);
         let command = Command::GoTo {
             target: Enu::new(first[0], first[1], first[2]),
             speed_mps: None,
         };
-        world.execute(&command);
+        fly(&mut world, &command);
         let t = world.now_ms() + 10_000;
         world.advance_to_ms(t);
         let plans = known_plans(&world);

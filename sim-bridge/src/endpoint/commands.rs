@@ -53,7 +53,7 @@ impl Px4Vehicle {
     /// (message intervals and requests) are the link's business, not this.
     pub fn command(&mut self, c: &CommandIn) -> MavResult {
         use MavResult::*;
-        if self.autopilot == Autopilot::ArduCopter {
+        if self.identity.autopilot == Autopilot::ArduCopter {
             return self.copter_command(c);
         }
         let p = c.p;
@@ -160,7 +160,7 @@ impl Px4Vehicle {
     }
 
     fn arm_command(&mut self) -> MavResult {
-        if self.now_us < self.boot.arm_ready_ms * 1000 || self.home.is_none() {
+        if self.time.now_us < self.time.boot.arm_ready_ms * 1000 || self.frames.home.is_none() {
             self.say(
                 MavSeverity::MAV_SEVERITY_CRITICAL,
                 "Arming denied: Resolve system health failures first",
@@ -195,7 +195,7 @@ impl Px4Vehicle {
     fn chose(&mut self, mode: Px4Mode) {
         self.cancel_delayed_failsafe();
         if mode != Px4Mode::RTL && mode != Px4Mode::LAND {
-            self.mode_after_disarm = mode;
+            self.nav.mode_after_disarm = mode;
         }
     }
 
@@ -207,23 +207,23 @@ impl Px4Vehicle {
                 (f64::from(x) * 1e-7, f64::from(y) * 1e-7)
             }
             Some(_) => {
-                let g = self.frame.to_geo(here);
+                let g = self.frames.local.to_geo(here);
                 (g.lat_deg, g.lon_deg)
             }
             None if c.p[4].is_finite() && c.p[5].is_finite() => {
                 (f64::from(c.p[4]), f64::from(c.p[5]))
             }
             None => {
-                let g = self.frame.to_geo(here);
+                let g = self.frames.local.to_geo(here);
                 (g.lat_deg, g.lon_deg)
             }
         };
         let alt_amsl = if c.p[6].is_finite() {
             f64::from(c.p[6])
         } else {
-            self.frame.to_geo(here).alt_amsl_m
+            self.frames.local.to_geo(here).alt_amsl_m
         };
-        let target = self.frame.to_enu(Geo {
+        let target = self.frames.local.to_enu(Geo {
             lat_deg: lat,
             lon_deg: lon,
             alt_amsl_m: alt_amsl,
@@ -251,14 +251,16 @@ impl Px4Vehicle {
                 yaw_deg: f64::from(c.p[3]).to_degrees(),
             });
         }
-        self.mode = Px4Mode::HOLD;
-        self.rtl = None;
+        self.nav.mode = Px4Mode::HOLD;
+        self.nav.rtl = None;
         self.chose(Px4Mode::HOLD);
         MavResult::MAV_RESULT_ACCEPTED
     }
 
     fn outside_fence(&self, target: Enu) -> bool {
-        let Some(home) = self.home else { return false };
+        let Some(home) = self.frames.home else {
+            return false;
+        };
         let hor = self.params.number("GF_MAX_HOR_DIST");
         let ver = self.params.number("GF_MAX_VER_DIST");
         (hor > 0.0 && target.horizontal_distance(home) > hor)
@@ -268,11 +270,11 @@ impl Px4Vehicle {
     /// SET_POSITION_TARGET_LOCAL_NED: any setpoint feeds the offboard signal; a position
     /// (in PX4's local frame, the EKF origin) becomes the target.
     pub fn setpoint_local(&mut self, sp: &mav::SET_POSITION_TARGET_LOCAL_NED_DATA) {
-        if self.autopilot == Autopilot::ArduCopter {
+        if self.identity.autopilot == Autopilot::ArduCopter {
             // Local targets are not used by alpha3 on ArduPilot; not simulated.
             return;
         }
-        self.setpoint_at_us = Some(self.now_us);
+        self.offboard.at_us = Some(self.time.now_us);
         let has_position = sp.type_mask.bits() & IGNORE_POSITION == 0;
         let local = matches!(
             sp.coordinate_frame,
@@ -285,7 +287,7 @@ impl Px4Vehicle {
                 let p = self.snap.position;
                 target = Enu::new(p.x + target.x, p.y + target.y, p.z + target.z);
             }
-            self.setpoint = Some(target);
+            self.offboard.setpoint = Some(target);
         }
     }
 
@@ -293,10 +295,10 @@ impl Px4Vehicle {
     // The *_INT frames are deprecated synonyms that senders still use.
     #[allow(deprecated)]
     pub fn setpoint_global(&mut self, sp: &mav::SET_POSITION_TARGET_GLOBAL_INT_DATA) {
-        if self.autopilot == Autopilot::ArduCopter {
+        if self.identity.autopilot == Autopilot::ArduCopter {
             return self.copter_target_global(sp);
         }
-        self.setpoint_at_us = Some(self.now_us);
+        self.offboard.at_us = Some(self.time.now_us);
         if sp.type_mask.bits() & IGNORE_POSITION != 0 || !sp.alt.is_finite() {
             return;
         }
@@ -310,7 +312,7 @@ impl Px4Vehicle {
             },
             _ => return,
         };
-        self.setpoint = Some(self.frame.to_enu(Geo {
+        self.offboard.setpoint = Some(self.frames.local.to_enu(Geo {
             lat_deg: f64::from(sp.lat_int) * 1e-7,
             lon_deg: f64::from(sp.lon_int) * 1e-7,
             alt_amsl_m: alt_amsl,

@@ -122,13 +122,13 @@ impl Px4Vehicle {
             | F::MAV_MODE_FLAG_STABILIZE_ENABLED
             | F::MAV_MODE_FLAG_MANUAL_INPUT_ENABLED;
         let position_control = matches!(
-            self.copter_mode,
+            self.copter.mode,
             mode::GUIDED | mode::AUTO | mode::RTL | mode::LOITER | mode::BRAKE | mode::POSHOLD
         );
-        if position_control && self.armed {
+        if position_control && self.arming.armed {
             f |= F::MAV_MODE_FLAG_GUIDED_ENABLED;
         }
-        if self.armed {
+        if self.arming.armed {
             f |= F::MAV_MODE_FLAG_SAFETY_ARMED;
         }
         f
@@ -136,7 +136,7 @@ impl Px4Vehicle {
 
     /// Whether ArduCopter would pass its pre-arm checks now (position estimate, home).
     pub(super) fn copter_ready(&self) -> bool {
-        self.now_us >= self.boot.arm_ready_ms * 1000 && self.home.is_some()
+        self.time.now_us >= self.time.boot.arm_ready_ms * 1000 && self.frames.home.is_some()
     }
 
     /// EKF_STATUS_REPORT flags as the real SITL sends them: 167 (attitude, velocities,
@@ -160,7 +160,7 @@ impl Px4Vehicle {
     fn copter_prearm_failure(&self) -> Option<&'static str> {
         if self.copter_ready() {
             None
-        } else if self.home.is_none() {
+        } else if self.frames.home.is_none() {
             Some("AHRS: waiting for home")
         } else {
             Some("Need Position Estimate")
@@ -176,10 +176,10 @@ impl Px4Vehicle {
 
     /// The periodic `PreArm:` text while disarmed and not ready.
     pub(super) fn copter_watch_prearm(&mut self) {
-        if self.armed || !self.booted() || self.now_us < self.copter_prearm_text_us {
+        if self.arming.armed || !self.booted() || self.time.now_us < self.copter.prearm_text_us {
             return;
         }
-        self.copter_prearm_text_us = self.now_us + PREARM_TEXT_PERIOD_US;
+        self.copter.prearm_text_us = self.time.now_us + PREARM_TEXT_PERIOD_US;
         self.copter_say_prearm();
     }
 
@@ -190,7 +190,7 @@ impl Px4Vehicle {
         match c.command {
             MavCmd::MAV_CMD_COMPONENT_ARM_DISARM if p[0] == 1.0 => self.copter_arm(),
             MavCmd::MAV_CMD_COMPONENT_ARM_DISARM if p[0] == 0.0 => {
-                if !self.armed {
+                if !self.arming.armed {
                     return MAV_RESULT_ACCEPTED;
                 }
                 if self.airborne() && p[1] != FORCE {
@@ -229,7 +229,7 @@ impl Px4Vehicle {
                 if !(p[1] > 0.0 && p[1].is_finite()) {
                     return MAV_RESULT_DENIED;
                 }
-                if !matches!(self.copter_mode, mode::GUIDED | mode::AUTO | mode::RTL) {
+                if !matches!(self.copter.mode, mode::GUIDED | mode::AUTO | mode::RTL) {
                     return MAV_RESULT_FAILED;
                 }
                 let _ = self.fly(Command::SetSpeed {
@@ -250,7 +250,7 @@ impl Px4Vehicle {
                 MAV_RESULT_ACCEPTED
             }
             MavCmd::MAV_CMD_RUN_PREARM_CHECKS => {
-                if self.armed {
+                if self.arming.armed {
                     return MAV_RESULT_TEMPORARILY_REJECTED;
                 }
                 self.copter_say_prearm();
@@ -261,7 +261,7 @@ impl Px4Vehicle {
     }
 
     fn copter_arm(&mut self) -> MavResult {
-        if self.armed {
+        if self.arming.armed {
             return MavResult::MAV_RESULT_ACCEPTED;
         }
         if let Some(why) = self.copter_prearm_failure() {
@@ -279,8 +279,8 @@ impl Px4Vehicle {
 
     /// NAV_TAKEOFF: `above_home_m` over home; only armed, in GUIDED, on the ground.
     fn copter_takeoff(&mut self, above_home_m: f64) -> MavResult {
-        let ok = self.armed
-            && self.copter_mode == mode::GUIDED
+        let ok = self.arming.armed
+            && self.copter.mode == mode::GUIDED
             && !self.airborne()
             && above_home_m.is_finite()
             && above_home_m > 0.0;
@@ -300,14 +300,14 @@ impl Px4Vehicle {
             mode::GUIDED | mode::BRAKE | mode::LOITER | mode::POSHOLD | mode::RTL
         );
         // Mode changes on the ground while disarmed are not checked (GUIDED before GPS).
-        let checked = self.armed || self.airborne();
+        let checked = self.arming.armed || self.airborne();
         if checked && needs_position && !self.copter_ready() {
             return MavResult::MAV_RESULT_FAILED;
         }
         if self.enter(px4).is_err() {
             return MavResult::MAV_RESULT_FAILED;
         }
-        self.copter_mode = number;
+        self.copter.mode = number;
         MavResult::MAV_RESULT_ACCEPTED
     }
 
@@ -315,7 +315,7 @@ impl Px4Vehicle {
     /// change-mode flag.
     fn copter_reposition(&mut self, c: &CommandIn, frame: MavFrame, x: i32, y: i32) -> MavResult {
         let change_mode = (c.p[1].max(0.0) as i32) & CHANGE_MODE == CHANGE_MODE;
-        if self.copter_mode != mode::GUIDED && !change_mode {
+        if self.copter.mode != mode::GUIDED && !change_mode {
             return MavResult::MAV_RESULT_DENIED;
         }
         let Some(target) = self.copter_location(frame, x, y, c.p[6]) else {
@@ -324,7 +324,7 @@ impl Px4Vehicle {
         if !self.airborne() || !self.copter_ready() {
             return MavResult::MAV_RESULT_FAILED;
         }
-        if self.copter_mode != mode::GUIDED
+        if self.copter.mode != mode::GUIDED
             && self.copter_set_mode(mode::GUIDED) != MavResult::MAV_RESULT_ACCEPTED
         {
             return MavResult::MAV_RESULT_FAILED;
@@ -358,7 +358,7 @@ impl Px4Vehicle {
             | F::MAV_FRAME_GLOBAL_TERRAIN_ALT_INT => home.alt_amsl_m + f64::from(z),
             _ => return None,
         };
-        Some(self.frame.to_enu(Geo {
+        Some(self.frames.local.to_enu(Geo {
             lat_deg: lat,
             lon_deg: lon,
             alt_amsl_m,
@@ -368,7 +368,7 @@ impl Px4Vehicle {
     /// SET_POSITION_TARGET_GLOBAL_INT in GUIDED: a position is flown to and held; anything
     /// else is ignored (see the module docs).
     pub(super) fn copter_target_global(&mut self, sp: &mav::SET_POSITION_TARGET_GLOBAL_INT_DATA) {
-        if self.copter_mode != mode::GUIDED
+        if self.copter.mode != mode::GUIDED
             || !self.airborne()
             || sp.type_mask.bits() & IGNORE_POSITION != 0
         {

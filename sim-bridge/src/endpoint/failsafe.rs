@@ -111,7 +111,7 @@ impl Px4Vehicle {
         self.watch_datalink();
         self.watch_battery();
         if let Some((reaction, at)) = self.fs.delayed
-            && self.now_us >= at
+            && self.time.now_us >= at
         {
             self.fs.delayed = None;
             self.say(MavSeverity::MAV_SEVERITY_CRITICAL, "Failsafe activated");
@@ -121,7 +121,7 @@ impl Px4Vehicle {
 
     /// A reaction through PX4's failsafe framework.
     pub(super) fn react(&mut self, reaction: Reaction) {
-        if !self.armed {
+        if !self.arming.armed {
             return;
         }
         match reaction {
@@ -141,7 +141,7 @@ impl Px4Vehicle {
                         ),
                     );
                     self.failsafe(Px4Mode::HOLD);
-                    self.fs.delayed = Some((reaction, self.now_us + (delay_s * 1e6) as u64));
+                    self.fs.delayed = Some((reaction, self.time.now_us + (delay_s * 1e6) as u64));
                 } else {
                     self.say(MavSeverity::MAV_SEVERITY_CRITICAL, "Failsafe activated");
                     self.failsafe(reaction.mode());
@@ -165,13 +165,13 @@ impl Px4Vehicle {
     /// A failsafe's mode change; a return without home falls back to landing (as PX4 does).
     pub(super) fn failsafe(&mut self, mode: Px4Mode) {
         if self.enter(mode).is_err() && self.enter(Px4Mode::LAND).is_err() {
-            self.mode = Px4Mode::LAND;
+            self.nav.mode = Px4Mode::LAND;
         }
     }
 
     /// A ground station's heartbeat arrived (on any link).
     pub fn note_gcs_heartbeat(&mut self) {
-        self.fs.gcs_heartbeat_us = Some(self.now_us);
+        self.fs.gcs_heartbeat_us = Some(self.time.now_us);
         if self.fs.datalink_lost {
             self.fs.datalink_lost = false;
             self.say(MavSeverity::MAV_SEVERITY_INFO, "Data link regained");
@@ -185,11 +185,11 @@ impl Px4Vehicle {
             return;
         };
         // ArduCopter's GCS failsafe (FS_GCS_ENABLE) is off by default and not simulated.
-        if self.autopilot == Autopilot::ArduCopter {
+        if self.identity.autopilot == Autopilot::ArduCopter {
             return;
         }
         let timeout_us = (self.params.number("COM_DL_LOSS_T").max(0.0) * 1e6) as u64;
-        if self.fs.datalink_lost || self.now_us <= last + timeout_us {
+        if self.fs.datalink_lost || self.time.now_us <= last + timeout_us {
             return;
         }
         self.fs.datalink_lost = true;
@@ -206,7 +206,7 @@ impl Px4Vehicle {
     fn watch_geofence(&mut self) {
         let hor = self.params.number("GF_MAX_HOR_DIST");
         let ver = self.params.number("GF_MAX_VER_DIST");
-        let (Some(home), true) = (self.home, self.airborne()) else {
+        let (Some(home), true) = (self.frames.home, self.airborne()) else {
             self.fs.fence_breached = false;
             return;
         };
@@ -240,7 +240,7 @@ impl Px4Vehicle {
     /// commander reacts at each warning level as COM_LOW_BAT_ACT says.
     pub(super) fn inject_battery_failure(&mut self) {
         if self.fs.battery.is_none() {
-            self.fs.battery = Some((self.now_us, BatteryLevel::Ok));
+            self.fs.battery = Some((self.time.now_us, BatteryLevel::Ok));
         }
     }
 
@@ -255,7 +255,7 @@ impl Px4Vehicle {
         let Some((since, _)) = self.fs.battery else {
             return world_pct;
         };
-        let t = self.now_us.saturating_sub(since);
+        let t = self.time.now_us.saturating_sub(since);
         let (mut t0, mut p0) = (0, world_pct);
         for (t1, p1) in BATTERY_FALL {
             let p1 = p1.min(world_pct);
@@ -272,7 +272,7 @@ impl Px4Vehicle {
         let Some((since, announced)) = self.fs.battery else {
             return;
         };
-        let elapsed = self.now_us.saturating_sub(since);
+        let elapsed = self.time.now_us.saturating_sub(since);
         let level = match elapsed {
             e if e >= BATTERY_EMERGENCY_AFTER_US => BatteryLevel::Emergency,
             e if e >= BATTERY_CRITICAL_AFTER_US => BatteryLevel::Critical,

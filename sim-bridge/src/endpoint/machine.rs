@@ -62,7 +62,7 @@ impl Px4Machine {
     }
 
     fn for_us(&self, target_system: u8, target_component: u8) -> bool {
-        (target_system == 0 || target_system == self.vehicle.system_id)
+        (target_system == 0 || target_system == self.vehicle.identity.system_id)
             && (target_component == 0 || target_component == COMP_AUTOPILOT)
     }
 
@@ -84,7 +84,7 @@ impl Px4Machine {
             }
             MavMessage::TIMESYNC(t) if t.tc1 == 0 => {
                 let answer = MavMessage::TIMESYNC(mav::TIMESYNC_DATA {
-                    tc1: (self.vehicle.now_us as i64).saturating_mul(1000),
+                    tc1: (self.vehicle.time.now_us as i64).saturating_mul(1000),
                     ts1: t.ts1,
                     target_system: u8::try_from(header.system_id).unwrap_or(0),
                     target_component: header.component_id,
@@ -110,7 +110,7 @@ impl Px4Machine {
             // ArduPilot's older way of asking for telemetry, a group at a time; no answer.
             #[allow(deprecated)] // superseded by SET_MESSAGE_INTERVAL, still what GCSs send
             MavMessage::REQUEST_DATA_STREAM(r)
-                if self.vehicle.autopilot == Autopilot::ArduCopter
+                if self.vehicle.identity.autopilot == Autopilot::ArduCopter
                     && self.for_us(r.target_system, r.target_component) =>
             {
                 self.request_data_stream(link, r);
@@ -145,7 +145,7 @@ impl Px4Machine {
     /// REQUEST_DATA_STREAM: every message of the group at `req_message_rate` Hz, or stopped.
     #[allow(deprecated)] // superseded by SET_MESSAGE_INTERVAL, still what GCSs send
     fn request_data_stream(&mut self, link: usize, r: &mav::REQUEST_DATA_STREAM_DATA) {
-        let now = self.vehicle.now_us;
+        let now = self.vehicle.time.now_us;
         let interval = if r.start_stop == 0 || r.req_message_rate == 0 {
             -1.0
         } else {
@@ -157,7 +157,7 @@ impl Px4Machine {
     }
 
     fn command(&mut self, link: usize, header: &MavHeader, c: &CommandIn) {
-        let now = self.vehicle.now_us;
+        let now = self.vehicle.time.now_us;
         let mut extra = None;
         let result = match c.command {
             MavCmd::MAV_CMD_SET_MESSAGE_INTERVAL => {
@@ -214,7 +214,9 @@ impl Px4Machine {
         match (out.is_some(), message_id) {
             (true, _) => MavResult::MAV_RESULT_ACCEPTED,
             // ArduPilot accepts a request for home before it has one, and sends nothing.
-            (false, id::HOME_POSITION) if self.vehicle.autopilot == Autopilot::ArduCopter => {
+            (false, id::HOME_POSITION)
+                if self.vehicle.identity.autopilot == Autopilot::ArduCopter =>
+            {
                 MavResult::MAV_RESULT_ACCEPTED
             }
             // Home comes once the estimator has a global position.
@@ -233,7 +235,7 @@ impl Px4Machine {
             }
             let chunks = statustext(severity, &text, self.text_id);
             // ArduPilot sends its texts to every link; PX4 only to ground stations.
-            let everyone = self.vehicle.autopilot == Autopilot::ArduCopter;
+            let everyone = self.vehicle.identity.autopilot == Autopilot::ArduCopter;
             for l in self.links.iter_mut().filter(|l| everyone || l.gcs_seen) {
                 l.outbox.extend(chunks.iter().cloned());
             }

@@ -63,14 +63,21 @@
 //! ([`EndpointTransport::from_address`] reads `udpout:`/`udpin:`/`serial:` addresses from the
 //! vehicle's side). `alpha3 sim-vehicle --scenario FILE --instance N` runs this until SIGINT.
 
+mod arming;
 mod codec;
 mod commands;
 mod copter;
+mod copter_state;
 mod error;
 mod failsafe;
+mod frames;
+mod identity;
 mod impairment;
+mod kinematics;
 mod machine;
 mod modes;
+mod navigation;
+mod offboard;
 mod options;
 mod params;
 mod runner;
@@ -78,6 +85,7 @@ mod station;
 mod streams;
 mod telemetry;
 mod transport;
+mod uptime;
 mod vehicle;
 
 pub use codec::{COMP_AUTOPILOT, Frame, FrameDecoder, FrameEncoder, MavMessage, mav};

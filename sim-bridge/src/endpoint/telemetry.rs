@@ -18,7 +18,7 @@ const UNKNOWN_U16: u16 = u16::MAX;
 
 impl Px4Vehicle {
     fn boot_ms(&self) -> u32 {
-        (self.now_us / 1000) as u32
+        (self.time.now_us / 1000) as u32
     }
 
     /// The message `message_id` now, or `None` when PX4 would not send it (yet).
@@ -56,7 +56,7 @@ impl Px4Vehicle {
                 MavMessage::VFR_HUD(mav::VFR_HUD_DATA {
                     airspeed: ground as f32,
                     groundspeed: ground as f32,
-                    alt: self.frame.to_geo(self.snap.position).alt_amsl_m as f32,
+                    alt: self.frames.local.to_geo(self.snap.position).alt_amsl_m as f32,
                     climb: v.z as f32,
                     heading: self.snap.yaw_deg.round() as i16 % 360,
                     throttle: if self.airborne() { 50 } else { 0 },
@@ -65,13 +65,13 @@ impl Px4Vehicle {
             id::HIGHRES_IMU => {
                 let (ax, ay) = self.body_accel();
                 MavMessage::HIGHRES_IMU(mav::HIGHRES_IMU_DATA {
-                    time_usec: self.now_us,
+                    time_usec: self.time.now_us,
                     xacc: ax as f32,
                     yacc: ay as f32,
                     zacc: (-9.81 - self.kin.accel.z) as f32,
                     zgyro: self.kin.yaw_rate_rps as f32,
                     abs_pressure: 1013.25,
-                    pressure_alt: self.frame.to_geo(self.snap.position).alt_amsl_m as f32,
+                    pressure_alt: self.frames.local.to_geo(self.snap.position).alt_amsl_m as f32,
                     temperature: 20.0,
                     fields_updated: mav::HighresImuUpdatedFlags::from_bits_truncate(0x1fff),
                     ..Default::default()
@@ -94,7 +94,7 @@ impl Px4Vehicle {
                 })
             }
             id::ODOMETRY => self.odometry(),
-            id::EKF_STATUS_REPORT if self.autopilot == Autopilot::ArduCopter => {
+            id::EKF_STATUS_REPORT if self.identity.autopilot == Autopilot::ArduCopter => {
                 MavMessage::EKF_STATUS_REPORT(mav::EKF_STATUS_REPORT_DATA {
                     flags: self.copter_ekf_flags(),
                     velocity_variance: 0.02,
@@ -112,14 +112,14 @@ impl Px4Vehicle {
     pub fn heartbeat(&self) -> MavMessage {
         let failsafe =
             self.world.flight_controller().mode == crate::flight_controller::Mode::Uncontrolled;
-        let (custom_mode, autopilot, base_mode) = match self.autopilot {
+        let (custom_mode, autopilot, base_mode) = match self.identity.autopilot {
             Autopilot::Px4 => (
-                self.mode.custom_mode(),
+                self.nav.mode.custom_mode(),
                 mav::MavAutopilot::MAV_AUTOPILOT_PX4,
-                self.mode.base_mode(self.armed),
+                self.nav.mode.base_mode(self.arming.armed),
             ),
             Autopilot::ArduCopter => (
-                self.copter_mode,
+                self.copter.mode,
                 mav::MavAutopilot::MAV_AUTOPILOT_ARDUPILOTMEGA,
                 self.copter_base_mode(),
             ),
@@ -131,7 +131,7 @@ impl Px4Vehicle {
             base_mode,
             system_status: if failsafe {
                 MavState::MAV_STATE_CRITICAL
-            } else if self.armed {
+            } else if self.arming.armed {
                 MavState::MAV_STATE_ACTIVE
             } else {
                 MavState::MAV_STATE_STANDBY
@@ -163,7 +163,7 @@ impl Px4Vehicle {
             | S::MAV_SYS_STATUS_SENSOR_XY_POSITION_CONTROL
             | S::MAV_SYS_STATUS_SENSOR_MOTOR_OUTPUTS;
         let mut sensors = sensors;
-        if self.autopilot == Autopilot::ArduCopter {
+        if self.identity.autopilot == Autopilot::ArduCopter {
             // ArduPilot reports its pre-arm checks as a sensor: healthy once they pass.
             sensors |= S::MAV_SYS_STATUS_AHRS | S::MAV_SYS_STATUS_PREARM_CHECK;
         }
@@ -171,7 +171,10 @@ impl Px4Vehicle {
         if !self.snap.gnss.fix.is_3d() || !self.has_global_position() {
             health.remove(S::MAV_SYS_STATUS_SENSOR_GPS);
         }
-        if self.autopilot == Autopilot::ArduCopter && !self.armed && !self.copter_ready() {
+        if self.identity.autopilot == Autopilot::ArduCopter
+            && !self.arming.armed
+            && !self.copter_ready()
+        {
             health.remove(S::MAV_SYS_STATUS_PREARM_CHECK | S::MAV_SYS_STATUS_AHRS);
         }
         let b = self.snap.battery;
@@ -226,7 +229,7 @@ impl Px4Vehicle {
     fn gps_raw_int(&self) -> MavMessage {
         use mav::GpsFixType as G;
         let g = self.snap.gnss;
-        let fix = if self.now_us < self.boot.home_ms * 1000 {
+        let fix = if self.time.now_us < self.time.boot.home_ms * 1000 {
             G::GPS_FIX_TYPE_NO_FIX
         } else {
             match g.fix {
@@ -238,7 +241,7 @@ impl Px4Vehicle {
                 FixType::RtkFixed => G::GPS_FIX_TYPE_RTK_FIXED,
             }
         };
-        let geo = self.frame.to_geo(self.snap.position);
+        let geo = self.frames.local.to_geo(self.snap.position);
         let v = self.snap.velocity;
         let ground = v.x.hypot(v.y);
         let cog = if ground > 0.2 {
@@ -247,7 +250,7 @@ impl Px4Vehicle {
             UNKNOWN_U16
         };
         MavMessage::GPS_RAW_INT(mav::GPS_RAW_INT_DATA {
-            time_usec: self.now_us,
+            time_usec: self.time.now_us,
             lat: (geo.lat_deg * 1e7).round() as i32,
             lon: (geo.lon_deg * 1e7).round() as i32,
             alt: (geo.alt_amsl_m * 1e3).round() as i32,
@@ -271,9 +274,9 @@ impl Px4Vehicle {
             return None;
         }
         let p = self.snap.position;
-        let g = self.frame.to_geo(p);
+        let g = self.frames.local.to_geo(p);
         let v = self.snap.velocity.to_ned();
-        let home_z = self.home.map_or(0.0, |h| h.z);
+        let home_z = self.frames.home.map_or(0.0, |h| h.z);
         Some(MavMessage::GLOBAL_POSITION_INT(
             mav::GLOBAL_POSITION_INT_DATA {
                 time_boot_ms: self.boot_ms(),
@@ -290,8 +293,8 @@ impl Px4Vehicle {
     }
 
     pub fn home_position(&self) -> Option<MavMessage> {
-        let h = self.home?;
-        let g = self.frame.to_geo(h);
+        let h = self.frames.home?;
+        let g = self.frames.local.to_geo(h);
         let l = h.to_ned();
         Some(MavMessage::HOME_POSITION(mav::HOME_POSITION_DATA {
             latitude: (g.lat_deg * 1e7).round() as i32,
@@ -304,7 +307,7 @@ impl Px4Vehicle {
             approach_x: 0.0,
             approach_y: 0.0,
             approach_z: 0.0,
-            time_usec: self.now_us,
+            time_usec: self.time.now_us,
         }))
     }
 
@@ -317,7 +320,7 @@ impl Px4Vehicle {
         let forward = v_n * psi.cos() + v_e * psi.sin();
         let right = -v_n * psi.sin() + v_e * psi.cos();
         MavMessage::ODOMETRY(mav::ODOMETRY_DATA {
-            time_usec: self.now_us,
+            time_usec: self.time.now_us,
             x: p.north as f32,
             y: p.east as f32,
             z: p.down as f32,
@@ -340,7 +343,7 @@ impl Px4Vehicle {
 
     fn autopilot_version(&self) -> MavMessage {
         use mav::MavProtocolCapability as C;
-        let (encoding, version) = match self.autopilot {
+        let (encoding, version) = match self.identity.autopilot {
             Autopilot::Px4 => (
                 C::MAV_PROTOCOL_CAPABILITY_PARAM_ENCODE_BYTEWISE,
                 FLIGHT_SW_VERSION,
@@ -359,7 +362,7 @@ impl Px4Vehicle {
                 | C::MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_LOCAL_NED
                 | C::MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_GLOBAL_INT
                 | C::MAV_PROTOCOL_CAPABILITY_MAVLINK2,
-            uid: u64::from(self.system_id),
+            uid: u64::from(self.identity.system_id),
             flight_sw_version: version,
             middleware_sw_version: version,
             os_sw_version: 0,

@@ -428,7 +428,7 @@ fn offboard_needs_a_setpoint_stream_and_its_loss_means_hold() {
         "{:?}",
         p.severities_since(from)
     );
-    let home = p.station.machine().vehicle().home.unwrap();
+    let home = p.station.machine().vehicle().home().unwrap();
     let target = home.to_ned();
     let setpoint =
         MavMessage::SET_POSITION_TARGET_LOCAL_NED(mav::SET_POSITION_TARGET_LOCAL_NED_DATA {

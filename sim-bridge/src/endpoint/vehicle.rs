@@ -1,124 +1,53 @@
 //! [`Px4Vehicle`]: the world behind PX4's state machine, sans-IO. It advances the world to the
-//! time it is given, keeps what PX4 keeps on top of a flight controller — the mode (main/sub),
-//! the armed state with its timers, home (moved at every arming), the offboard setpoint and
-//! its loss, the geofence, the parameters — and queues the status texts PX4 would say.
+//! time it is given, keeps what PX4 keeps on top of a flight controller — who it is
+//! (`identity`), time since boot (`uptime`), the mode (main/sub) and a return's phase
+//! (`navigation`), the armed state with its timers (`arming`), the local frame and home, moved
+//! at every arming (`frames`), the offboard setpoint and its loss (`offboard`), the failsafes
+//! (`failsafe`), the parameters (`params`), ArduCopter's own mode (`copter_state`) — and
+//! queues the status texts PX4 would say.
 //!
 //! Time is microseconds since the endpoint started ("boot"); the world's clock runs from where
 //! it stood at that moment.
 
+use super::arming::Arming;
 use super::codec::mav::MavSeverity;
 use super::copter;
+use super::copter_state::CopterState;
 use super::failsafe::FailsafeState;
+use super::frames::Frames;
+use super::identity::Identity;
+use super::kinematics::Kinematics;
 use super::modes::Px4Mode;
+use super::navigation::{Navigation, RtlPhase};
+use super::offboard::Offboard;
 use super::options::{Autopilot, BootTiming};
 use super::params::Params;
+use super::uptime::Uptime;
 use crate::flight_controller::{LandPhase, Mode as FcMode};
 use crate::world::World;
 use alpha3_core::command::Command;
-use alpha3_core::frames::{Enu, Geo, LocalFrame};
+use alpha3_core::frames::{Enu, Geo};
 use alpha3_core::snapshot::{LandedState, VehicleSnapshot};
 
-/// Gravity for the attitude the accelerations imply, m/s².
-const G: f64 = 9.81;
-/// Smoothing of the acceleration estimate, seconds.
-const ACCEL_TAU_S: f64 = 0.1;
 /// PX4 takes a climb within this of the return altitude as done, metres.
 const RTL_CLIMB_DONE_M: f64 = 1.0;
-
-/// Where a return is in its sequence (PX4: climb to RTL_RETURN_ALT, fly home, land).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum RtlPhase {
-    Climb {
-        altitude_z: f64,
-    },
-    /// Flying home at altitude (the world's land-at-site, in transit).
-    Home,
-    /// Descending at home.
-    Land,
-}
-
-/// Attitude and acceleration estimated from the world's velocity (the world is a point mass).
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Kinematics {
-    pub roll_rad: f64,
-    pub pitch_rad: f64,
-    pub yaw_rad: f64,
-    pub yaw_rate_rps: f64,
-    /// Smoothed acceleration, ENU, m/s².
-    pub accel: Enu,
-    last_velocity: Option<(Enu, u64)>,
-    last_yaw_deg: Option<f64>,
-}
-
-impl Kinematics {
-    fn update(&mut self, now_us: u64, velocity: Enu, yaw_deg: f64) {
-        if let Some((v0, t0)) = self.last_velocity
-            && now_us > t0
-        {
-            let dt = (now_us - t0) as f64 / 1e6;
-            let k = (dt / ACCEL_TAU_S).min(1.0);
-            let a = |new: f64, old: f64, lp: f64| lp + k * ((new - old) / dt - lp);
-            self.accel = Enu::new(
-                a(velocity.x, v0.x, self.accel.x),
-                a(velocity.y, v0.y, self.accel.y),
-                a(velocity.z, v0.z, self.accel.z),
-            );
-            if let Some(y0) = self.last_yaw_deg {
-                let d = (yaw_deg - y0 + 540.0).rem_euclid(360.0) - 180.0;
-                self.yaw_rate_rps = d.to_radians() / dt;
-            }
-        }
-        self.last_velocity = Some((velocity, now_us));
-        self.last_yaw_deg = Some(yaw_deg);
-        let psi = yaw_deg.to_radians();
-        let (a_n, a_e) = (self.accel.y, self.accel.x);
-        let forward = a_n * psi.cos() + a_e * psi.sin();
-        let right = -a_n * psi.sin() + a_e * psi.cos();
-        self.pitch_rad = -(forward / G).atan();
-        self.roll_rad = (right / G).atan();
-        self.yaw_rad =
-            (psi + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
-    }
-}
 
 /// The world as a PX4 vehicle.
 #[derive(Debug, Clone)]
 pub struct Px4Vehicle {
     pub(super) world: World,
-    /// Which autopilot this imitates; ArduCopter's own behaviour is in `copter`.
-    pub(super) autopilot: Autopilot,
-    /// ArduCopter's mode number (its HEARTBEAT custom_mode); `mode` then holds the PX4 mode
-    /// that flies the world the same way.
-    pub(super) copter_mode: u32,
-    /// When ArduCopter next repeats its pre-arm failure on its own.
-    pub(super) copter_prearm_text_us: u64,
-    pub(super) system_id: u8,
-    pub(super) boot: BootTiming,
-    world_start_us: u64,
-    pub(super) now_us: u64,
-    /// PX4's local frame: the EKF origin, here the scenario origin.
-    pub(super) frame: LocalFrame,
+    pub(super) identity: Identity,
+    pub(super) time: Uptime,
+    pub(super) copter: CopterState,
+    pub(super) frames: Frames,
     pub(super) params: Params,
-    pub(super) mode: Px4Mode,
-    /// The mode PX4 returns to when it disarms: the last one the user chose that allows
-    /// arming (not Return or Land; PX4's `_nav_state_after_disarming`).
-    pub(super) mode_after_disarm: Px4Mode,
-    /// PX4's armed state (the world disarms at touch-down; PX4 a little later).
-    pub(super) armed: bool,
-    /// Home, in the world frame; known from `boot.home_ms`, moved at every arming.
-    pub(super) home: Option<Enu>,
-    pub(super) rtl: Option<RtlPhase>,
-    /// Newest offboard setpoint (world frame) and when any setpoint last came.
-    pub(super) setpoint: Option<Enu>,
-    pub(super) setpoint_at_us: Option<u64>,
-    disarm_at_us: Option<u64>,
-    /// Armed on the ground and not yet taken off (COM_DISARM_PRFLT).
-    armed_idle_since_us: Option<u64>,
-    was_airborne: bool,
+    pub(super) nav: Navigation,
+    pub(super) arming: Arming,
+    pub(super) offboard: Offboard,
     pub(super) fs: FailsafeState,
-    /// Home was set or moved since the links last heard (PX4 sends HOME_POSITION on change).
-    home_changed: bool,
+    /// Status texts waiting to be sent, oldest first.
     texts: Vec<(MavSeverity, String)>,
+    /// The world's telemetry at the last step, with the battery PX4 shows.
     pub(super) snap: VehicleSnapshot,
     pub(super) kin: Kinematics,
 }
@@ -132,35 +61,46 @@ impl Px4Vehicle {
             Autopilot::ArduCopter => Params::copter_defaults(),
         };
         Self {
-            world_start_us: world.time_us(),
-            frame: world.frame(),
-            params,
-            autopilot,
-            // ArduCopter boots in STABILIZE; one already flying is under the companion.
-            copter_mode: if airborne {
-                copter::mode::GUIDED
-            } else {
-                copter::mode::STABILIZE
+            identity: Identity {
+                autopilot,
+                system_id,
             },
-            copter_prearm_text_us: boot.heartbeat_ms * 1000,
-            mode: Px4Mode::HOLD,
-            mode_after_disarm: Px4Mode::HOLD,
-            armed: world.flight_controller().armed,
-            home: None,
-            rtl: None,
-            setpoint: None,
-            setpoint_at_us: None,
-            disarm_at_us: None,
-            armed_idle_since_us: None,
-            was_airborne: airborne,
+            time: Uptime {
+                boot,
+                world_start_us: world.time_us(),
+                now_us: 0,
+            },
+            // ArduCopter boots in STABILIZE; one already flying is under the companion.
+            copter: CopterState {
+                mode: if airborne {
+                    copter::mode::GUIDED
+                } else {
+                    copter::mode::STABILIZE
+                },
+                prearm_text_us: boot.heartbeat_ms * 1000,
+            },
+            frames: Frames {
+                local: world.frame(),
+                home: None,
+                home_changed: false,
+            },
+            params,
+            nav: Navigation {
+                mode: Px4Mode::HOLD,
+                mode_after_disarm: Px4Mode::HOLD,
+                rtl: None,
+            },
+            arming: Arming {
+                armed: world.flight_controller().armed,
+                disarm_at_us: None,
+                idle_since_us: None,
+                was_airborne: airborne,
+            },
+            offboard: Offboard::default(),
             fs: FailsafeState::default(),
-            home_changed: false,
             texts: Vec::new(),
             kin: Kinematics::default(),
             snap,
-            now_us: 0,
-            system_id,
-            boot,
             world,
         }
     }
@@ -174,11 +114,11 @@ impl Px4Vehicle {
     }
 
     pub fn mode(&self) -> Px4Mode {
-        self.mode
+        self.nav.mode
     }
 
     pub fn is_armed(&self) -> bool {
-        self.armed
+        self.arming.armed
     }
 
     pub fn params(&self) -> &Params {
@@ -191,20 +131,20 @@ impl Px4Vehicle {
 
     /// Home in the world's frame (metres from the scenario origin), once known.
     pub fn home(&self) -> Option<Enu> {
-        self.home
+        self.frames.home
     }
 
     /// Home as PX4 reports it (WGS-84), once known.
     pub fn home_geo(&self) -> Option<Geo> {
-        self.home.map(|h| self.frame.to_geo(h))
+        self.frames.home.map(|h| self.frames.local.to_geo(h))
     }
 
     pub(super) fn booted(&self) -> bool {
-        self.now_us >= self.boot.heartbeat_ms * 1000
+        self.time.now_us >= self.time.boot.heartbeat_ms * 1000
     }
 
     pub(super) fn has_global_position(&self) -> bool {
-        self.now_us >= self.boot.home_ms * 1000 && self.snap.gnss.fix.is_3d()
+        self.time.now_us >= self.time.boot.home_ms * 1000 && self.snap.gnss.fix.is_3d()
     }
 
     pub(super) fn airborne(&self) -> bool {
@@ -213,7 +153,7 @@ impl Px4Vehicle {
 
     pub(super) fn say(&mut self, severity: MavSeverity, text: impl Into<String>) {
         let text = text.into();
-        let text = match self.autopilot {
+        let text = match self.identity.autopilot {
             Autopilot::Px4 => text,
             Autopilot::ArduCopter => match copter::text_for(&text) {
                 Some(t) => t,
@@ -238,13 +178,13 @@ impl Px4Vehicle {
         let p = self.snap.position;
         // A world that starts in the air (a test's shortcut) still has its home on the ground.
         let z = if self.airborne() { 0.0 } else { p.z };
-        self.home = Some(Enu::new(p.x, p.y, z));
-        self.home_changed = true;
+        self.frames.home = Some(Enu::new(p.x, p.y, z));
+        self.frames.home_changed = true;
     }
 
     /// Whether home changed since the last call.
     pub fn take_home_changed(&mut self) -> bool {
-        std::mem::take(&mut self.home_changed)
+        std::mem::take(&mut self.frames.home_changed)
     }
 
     /// Status texts said since the last call (for links that heard a GCS heartbeat).
@@ -254,7 +194,7 @@ impl Px4Vehicle {
 
     /// Runs a command on the world; `Err` is the world's refusal.
     pub(super) fn fly(&mut self, command: Command) -> Result<(), String> {
-        let r = self.world.execute(&command);
+        let r = self.world.execute_command(&command);
         if r.accepted {
             Ok(())
         } else {
@@ -264,27 +204,27 @@ impl Px4Vehicle {
 
     /// Re-arms the world inside PX4's landing-disarm delay (PX4 is still armed then).
     pub(super) fn ensure_world_armed(&mut self) {
-        if self.armed && !self.world.flight_controller().armed {
+        if self.arming.armed && !self.world.flight_controller().armed {
             let _ = self.fly(Command::Arm);
         }
     }
 
     /// Moves the world and PX4's state on to `now_us`.
     pub fn step(&mut self, now_us: u64) {
-        self.now_us = self.now_us.max(now_us);
-        let target_ms = (self.world_start_us + self.now_us) / 1000;
+        self.time.now_us = self.time.now_us.max(now_us);
+        let target_ms = (self.time.world_start_us + self.time.now_us) / 1000;
         if target_ms > self.world.now_ms() {
             self.world.advance_to_ms(target_ms);
         }
         self.snap = self.world.snapshot();
         self.snap.battery.remaining_pct = self.battery_pct_shown(self.snap.battery.remaining_pct);
         self.kin
-            .update(self.now_us, self.snap.velocity, self.snap.yaw_deg);
-        if self.home.is_none() && self.has_global_position() {
+            .update(self.time.now_us, self.snap.velocity, self.snap.yaw_deg);
+        if self.frames.home.is_none() && self.has_global_position() {
             self.set_home();
         }
         self.follow_world();
-        if self.autopilot == Autopilot::ArduCopter {
+        if self.identity.autopilot == Autopilot::ArduCopter {
             self.copter_watch_prearm();
         }
         self.watch_offboard();
@@ -298,37 +238,37 @@ impl Px4Vehicle {
         let airborne = fc.landed != LandedState::OnGround;
         let fc_mode = fc.mode;
         let world_armed = fc.armed;
-        if self.was_airborne && !airborne {
+        if self.arming.was_airborne && !airborne {
             self.say(MavSeverity::MAV_SEVERITY_INFO, "Landing detected");
             let delay_s = self.disarm_delays_s().0.max(0.0);
-            self.disarm_at_us = Some(self.now_us + (delay_s * 1e6) as u64);
-            self.rtl = None;
+            self.arming.disarm_at_us = Some(self.time.now_us + (delay_s * 1e6) as u64);
+            self.nav.rtl = None;
         }
-        if !self.was_airborne && airborne {
+        if !self.arming.was_airborne && airborne {
             self.say(MavSeverity::MAV_SEVERITY_INFO, "Takeoff detected");
         }
         if airborne {
-            self.armed_idle_since_us = None;
+            self.arming.idle_since_us = None;
         }
-        self.was_airborne = airborne;
-        if world_armed && !self.armed {
-            self.armed = true;
+        self.arming.was_airborne = airborne;
+        if world_armed && !self.arming.armed {
+            self.arming.armed = true;
         }
-        if self.mode == Px4Mode::TAKEOFF && matches!(fc_mode, FcMode::GoTo { .. }) {
+        if self.nav.mode == Px4Mode::TAKEOFF && matches!(fc_mode, FcMode::GoTo { .. }) {
             // PX4 says nothing here; the mode it holds in is also the one after disarming.
-            self.mode = Px4Mode::HOLD;
-            self.mode_after_disarm = Px4Mode::HOLD;
+            self.nav.mode = Px4Mode::HOLD;
+            self.nav.mode_after_disarm = Px4Mode::HOLD;
         }
-        if let Some(RtlPhase::Climb { altitude_z }) = self.rtl
+        if let Some(RtlPhase::Climb { altitude_z }) = self.nav.rtl
             && self.snap.position.z >= altitude_z - RTL_CLIMB_DONE_M
-            && let Some(h) = self.home
+            && let Some(h) = self.frames.home
         {
-            self.rtl = Some(RtlPhase::Home);
+            self.nav.rtl = Some(RtlPhase::Home);
             let _ = self.fly(Command::Land {
                 site: Some([h.x, h.y]),
             });
         }
-        if self.rtl == Some(RtlPhase::Home)
+        if self.nav.rtl == Some(RtlPhase::Home)
             && matches!(
                 fc_mode,
                 FcMode::Land {
@@ -337,14 +277,14 @@ impl Px4Vehicle {
                 }
             )
         {
-            self.rtl = Some(RtlPhase::Land);
+            self.nav.rtl = Some(RtlPhase::Land);
             self.say(MavSeverity::MAV_SEVERITY_INFO, "RTL: land at destination");
         }
     }
 
     /// OFFBOARD: track the setpoint; when setpoints stop for COM_OF_LOSS_T, COM_OBL_RC_ACT.
     fn watch_offboard(&mut self) {
-        if self.mode != Px4Mode::OFFBOARD {
+        if self.nav.mode != Px4Mode::OFFBOARD {
             return;
         }
         if !self.setpoint_fresh() {
@@ -365,7 +305,9 @@ impl Px4Vehicle {
             self.failsafe(next);
             return;
         }
-        let Some(sp) = self.setpoint else { return };
+        let Some(sp) = self.offboard.setpoint else {
+            return;
+        };
         let fc = self.world.flight_controller();
         if fc.landed == LandedState::InAir {
             let on_it =
@@ -376,7 +318,8 @@ impl Px4Vehicle {
                     speed_mps: None,
                 });
             }
-        } else if fc.landed == LandedState::OnGround && self.armed && fc.mode == FcMode::Idle {
+        } else if fc.landed == LandedState::OnGround && self.arming.armed && fc.mode == FcMode::Idle
+        {
             let ground = self.snap.position.z;
             if sp.z > ground + 0.5 {
                 self.ensure_world_armed();
@@ -388,30 +331,34 @@ impl Px4Vehicle {
     /// Whether the offboard signal is alive (a setpoint within COM_OF_LOSS_T).
     pub(super) fn setpoint_fresh(&self) -> bool {
         let loss_us = (self.params.number("COM_OF_LOSS_T").max(0.0) * 1e6) as u64;
-        self.setpoint_at_us
-            .is_some_and(|t| self.now_us <= t.saturating_add(loss_us))
+        self.offboard
+            .at_us
+            .is_some_and(|t| self.time.now_us <= t.saturating_add(loss_us))
     }
 
     fn watch_disarm_timers(&mut self) {
-        if let Some(t) = self.disarm_at_us
-            && self.now_us >= t
+        if let Some(t) = self.arming.disarm_at_us
+            && self.time.now_us >= t
         {
-            self.disarm_at_us = None;
+            self.arming.disarm_at_us = None;
             if !self.airborne() {
                 self.disarm("Disarmed by landing");
             }
         }
-        if let Some(since) = self.armed_idle_since_us {
+        if let Some(since) = self.arming.idle_since_us {
             let limit_s = self.disarm_delays_s().1;
             if limit_s > 0.0
-                && self.now_us >= since + (limit_s * 1e6) as u64
+                && self.time.now_us >= since + (limit_s * 1e6) as u64
                 && !self.airborne()
                 && self.world.flight_controller().mode == FcMode::Idle
             {
                 self.disarm("Disarmed by auto preflight disarming");
             }
         }
-        if self.armed && !self.world.flight_controller().armed && self.disarm_at_us.is_none() {
+        if self.arming.armed
+            && !self.world.flight_controller().armed
+            && self.arming.disarm_at_us.is_none()
+        {
             // The world disarmed without a landing delay pending (nothing else does that).
             self.disarmed();
         }
@@ -419,7 +366,7 @@ impl Px4Vehicle {
 
     /// Seconds to auto-disarm after landing and after arming without taking off.
     fn disarm_delays_s(&self) -> (f64, f64) {
-        match self.autopilot {
+        match self.identity.autopilot {
             Autopilot::Px4 => (
                 self.params.number("COM_DISARM_LAND"),
                 self.params.number("COM_DISARM_PRFLT"),
@@ -431,7 +378,7 @@ impl Px4Vehicle {
     /// The height above home a return climbs to: PX4's RTL_RETURN_ALT (m), ArduCopter's
     /// RTL_ALT (cm).
     fn return_altitude_m(&self) -> f64 {
-        match self.autopilot {
+        match self.identity.autopilot {
             Autopilot::Px4 => self.params.number("RTL_RETURN_ALT"),
             Autopilot::ArduCopter => self.params.number("RTL_ALT") / 100.0,
         }
@@ -448,20 +395,20 @@ impl Px4Vehicle {
     /// PX4 on disarming: timers and waiting failsafes dropped, and back to the last mode the
     /// user chose that allows arming (after a Return or a Land: Hold).
     fn disarmed(&mut self) {
-        self.armed = false;
-        self.disarm_at_us = None;
-        self.armed_idle_since_us = None;
-        self.rtl = None;
+        self.arming.armed = false;
+        self.arming.disarm_at_us = None;
+        self.arming.idle_since_us = None;
+        self.nav.rtl = None;
         self.cancel_delayed_failsafe();
-        self.mode = self.mode_after_disarm;
+        self.nav.mode = self.nav.mode_after_disarm;
     }
 
     pub(super) fn arm(&mut self) -> Result<(), String> {
-        if !self.armed || !self.world.flight_controller().armed {
+        if !self.arming.armed || !self.world.flight_controller().armed {
             self.fly(Command::Arm)?;
         }
-        if !self.armed {
-            let text = match self.autopilot {
+        if !self.arming.armed {
+            let text = match self.identity.autopilot {
                 Autopilot::Px4 => "Armed by external command",
                 Autopilot::ArduCopter => "Arming motors",
             };
@@ -469,11 +416,11 @@ impl Px4Vehicle {
             // PX4 sets home where it arms.
             self.set_home();
             if !self.airborne() {
-                self.armed_idle_since_us = Some(self.now_us);
+                self.arming.idle_since_us = Some(self.time.now_us);
             }
         }
-        self.armed = true;
-        self.disarm_at_us = None;
+        self.arming.armed = true;
+        self.arming.disarm_at_us = None;
         Ok(())
     }
 
@@ -493,7 +440,7 @@ impl Px4Vehicle {
                 }
             }
             Px4Mode::RTL => {
-                let home = self.home.ok_or("no home position")?;
+                let home = self.frames.home.ok_or("no home position")?;
                 if airborne {
                     let above = self.return_altitude_m().max(0.0);
                     let altitude_z = (home.z + above).max(self.snap.position.z);
@@ -502,8 +449,8 @@ impl Px4Vehicle {
                         target: Enu::new(p.x, p.y, altitude_z),
                         speed_mps: None,
                     })?;
-                    self.rtl = Some(RtlPhase::Climb { altitude_z });
-                    let return_amsl = self.frame.to_geo(Enu::new(p.x, p.y, altitude_z));
+                    self.nav.rtl = Some(RtlPhase::Climb { altitude_z });
+                    let return_amsl = self.frames.local.to_geo(Enu::new(p.x, p.y, altitude_z));
                     self.say(
                         MavSeverity::MAV_SEVERITY_INFO,
                         format!(
@@ -526,25 +473,25 @@ impl Px4Vehicle {
             other => return Err(format!("{} is not available", other.name())),
         }
         if mode != Px4Mode::RTL {
-            self.rtl = None;
+            self.nav.rtl = None;
         }
-        self.mode = mode;
+        self.nav.mode = mode;
         Ok(())
     }
 
     /// Take-off to `above_home_m` over home (PX4's AUTO.TAKEOFF).
     pub(super) fn take_off(&mut self, above_home_m: f64) -> Result<(), String> {
-        if !self.armed {
+        if !self.arming.armed {
             return Err("not armed".into());
         }
-        let home = self.home.ok_or("no home position")?;
+        let home = self.frames.home.ok_or("no home position")?;
         self.ensure_world_armed();
         self.fly(Command::Takeoff {
             altitude_m: home.z + above_home_m,
         })?;
-        self.rtl = None;
-        self.armed_idle_since_us = None;
-        self.mode = Px4Mode::TAKEOFF;
+        self.nav.rtl = None;
+        self.arming.idle_since_us = None;
+        self.nav.mode = Px4Mode::TAKEOFF;
         Ok(())
     }
 }

@@ -25,7 +25,7 @@ use alpha3_core::frames::Geo;
 use alpha3_core::scenario::Scenario;
 use std::time::Duration;
 
-pub use tools::{CommandReceipt, TruthState};
+pub use tools::TruthState;
 
 /// How to build a world.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,6 +11,7 @@ use crate::peers::{A2aReply, PeerContext, PeerError};
 use crate::vec3::{self, V3};
 use alpha3_core::command::Command;
 use alpha3_core::frames::{Enu, LocalFrame};
+use alpha3_core::gate::ApprovedCommand;
 use alpha3_core::link::{LinkSample, Slice};
 use alpha3_core::protocol::AgentTurn;
 use alpha3_core::protocol::tools::{
@@ -18,16 +19,8 @@ use alpha3_core::protocol::tools::{
 };
 use alpha3_core::record::Event;
 use alpha3_core::snapshot::{Battery, LandedState, VehicleSnapshot};
+use alpha3_core::vehicle::SendReceipt;
 use serde_json::Value;
-
-/// The flight controller's answer to a command.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CommandReceipt {
-    pub accepted: bool,
-    /// Why it was refused.
-    pub message: Option<String>,
-    pub at_ms: u64,
-}
 
 /// The world's truth about the vehicle (what the evaluator sees; never shown to the agent).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -42,16 +35,46 @@ pub struct TruthState {
 }
 
 impl World {
-    /// Executes `command` as the flight controller (which obeys whatever reaches it: the gate
-    /// is upstream). A refusal is what a real autopilot would refuse.
-    pub fn execute(&mut self, command: &Command) -> CommandReceipt {
+    /// Executes a gate-approved command as the flight controller. A refusal is what a real
+    /// autopilot would refuse.
+    ///
+    /// A command the gate has not approved does not reach the world from outside this crate:
+    ///
+    /// ```compile_fail
+    /// # use alpha3_core::command::Command;
+    /// # use alpha3_sim::{World, WorldOptions, scenario::suite_scenario};
+    /// let mut world = World::new(suite_scenario(0), WorldOptions::seeded(1));
+    /// world.execute(&Command::Arm);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// # use alpha3_core::command::Command;
+    /// # use alpha3_sim::{World, WorldOptions, scenario::suite_scenario};
+    /// let mut world = World::new(suite_scenario(0), WorldOptions::seeded(1));
+    /// world.execute_command(&Command::Arm);
+    /// ```
+    pub fn execute(&mut self, command: &ApprovedCommand) -> SendReceipt {
+        self.execute_command(command.command())
+    }
+
+    /// Executes `command` as the flight controller, which obeys whatever reaches it. Only this
+    /// crate reaches it with a command the gate has not seen: the autopilot's own behaviour
+    /// (the endpoint's modes and failsafes, the commands a MAVLink peer sends it) and the
+    /// ungated rollouts of its tests.
+    pub(crate) fn execute_command(&mut self, command: &Command) -> SendReceipt {
         let limits = self.limits;
         let result = self.fc.execute(command, self.estimate, &limits);
-        CommandReceipt {
+        SendReceipt {
             accepted: result.is_ok(),
             message: result.err(),
             at_ms: self.now_ms(),
         }
+    }
+
+    /// Executes `command` without the gate. Only tests may do that (feature `test-support`).
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn execute_unchecked(&mut self, command: &Command) -> SendReceipt {
+        self.execute_command(command)
     }
 
     /// Whether the last command is done (target reached and still, landed, or holding).
