@@ -3,7 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
+use alpha3::agent::{EpisodeOutcome, run_episode};
+use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
 use alpha3::policy::scripted::ScriptedPolicy;
 use alpha3::recorder::{Recorder, read_record};
 use alpha3_core::config::Config;

@@ -14,7 +14,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
+use alpha3::agent::{EpisodeOutcome, run_episode};
+use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
 use alpha3::policy::canned::CannedGenerator;
 use alpha3::policy::replay::ReplayPolicy;
 use alpha3::policy::scripted::ScriptedPolicy;

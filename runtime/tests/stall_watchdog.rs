@@ -19,7 +19,8 @@
 
 mod ladder_support;
 
-use alpha3::agent::{EpisodeOutcome, profile_for_scenario, run_episode};
+use alpha3::agent::{EpisodeOutcome, run_episode};
+use alpha3::episode_setup::profile_for_scenario;
 use alpha3::policy::canned::CannedGenerator;
 use alpha3::policy::scripted::ScriptedPolicy;
 use alpha3::policy::{BoxFuture, Decision, DecisionContext, LlmPolicy, Policy};

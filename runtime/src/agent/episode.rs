@@ -1,10 +1,10 @@
 //! One closed-loop episode, over any [`VehicleSide`].
 
 use super::execute::Executor;
-use super::settings::EpisodeSettings;
 use super::side::VehicleSide;
 use super::traffic::PlansCopy;
 use super::way_home::{return_command, return_status};
+use crate::episode_setup::EpisodeSettings;
 use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::command::Command;
@@ -133,7 +133,7 @@ pub(super) fn refresh_plans<V: VehicleSide>(gate: &mut GateContext, side: &V, lp
     let world = side.world();
     lp.plans
         .refresh(gate, world.traffic_revision(), side.now_ms(), || {
-            super::traffic::known_plans(world)
+            crate::episode_setup::known_plans(world)
         });
 }
 

@@ -3,7 +3,7 @@
 //! its telemetry log), and bringing the vehicle to the scenario's start before the agent flies.
 
 use super::anchor::{Anchor, anchor};
-use super::settings::{EpisodeSettings, profile_for_scenario};
+use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
 use crate::policy::Policy;
 use crate::policy::scripted::ScriptedPolicy;
 use alpha3_core::command::Command;

@@ -142,7 +142,7 @@ pub(super) fn return_status(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::EpisodeSettings;
+    use crate::episode_setup::EpisodeSettings;
     use alpha3_core::airspace::Area;
     use alpha3_core::config::Config;
     use alpha3_core::frames::Geo;

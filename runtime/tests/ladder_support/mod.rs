@@ -2,7 +2,7 @@
 //! settings with turns enough for the whole failsafe ladder to play out.
 #![allow(dead_code, clippy::unwrap_used)]
 
-use alpha3::agent::EpisodeSettings;
+use alpha3::episode_setup::EpisodeSettings;
 use alpha3_core::config::Config;
 use std::path::{Path, PathBuf};
 

@@ -78,8 +78,10 @@ impl PathCheck {
         let mut limits = limits.clone();
         limits.min_separation_m += EXTRA_SEPARATION_M;
         limits.position_uncertainty_m = limits.position_uncertainty_m.max(PLANNING_UNCERTAINTY_M);
-        let profile =
-            crate::agent::profile_for_scenario(scenario, &crate::agent::shipped_vehicle());
+        let profile = crate::episode_setup::profile_for_scenario(
+            scenario,
+            &crate::episode_setup::shipped_vehicle(),
+        );
         let mut open = scenario.clone();
         let statics = std::mem::take(&mut open.airspace.no_fly_zones);
         let mut gate = GateContext::from_scenario(&open, &limits, &profile, 0).ok()?;
@@ -202,13 +204,13 @@ fn known_plans(scenario: &Scenario) -> Vec<PeerPlan> {
     let cruise = FlightLimits::from_airframe(&scenario.uav).cruise_speed_mps;
     let traffic = Traffic::new(scenario, cruise);
     let end = scenario.mission.time_budget_s.max(0.0) + PLAN_TAIL_S;
-    crate::agent::plans_over(&traffic, scenario, 0.0, end, PLAN_STEP_S)
+    crate::episode_setup::plans_over(&traffic, scenario, 0.0, end, PLAN_STEP_S)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::EpisodeSettings;
+    use crate::episode_setup::EpisodeSettings;
     use alpha3_core::frames::Geo;
     use alpha3_core::snapshot::LandedState;
 

@@ -161,7 +161,7 @@ impl ScriptedPolicy {
             name,
             scenario,
             sensors,
-            &crate::agent::EpisodeSettings::default().limits,
+            &crate::episode_setup::EpisodeSettings::default().limits,
         )
     }
 
