@@ -28,6 +28,7 @@ pub mod grammar;
 pub mod llama;
 mod llama_engine;
 mod llama_kv;
+mod llama_types;
 mod llama_worker;
 mod llm;
 pub mod openai;
