@@ -19,6 +19,7 @@
 //! LLM backends implement the smaller [`Generator`] trait (messages in, text out);
 //! [`LlmPolicy`] adds rendering, parsing and the repair loop on top of any of them.
 
+pub mod actions;
 pub mod adversarial;
 pub mod bench;
 pub mod canned;

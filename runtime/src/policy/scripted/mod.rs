@@ -24,7 +24,7 @@ mod route;
 mod timing;
 mod words;
 
-use super::{BoxFuture, Decision, DecisionContext, Policy};
+use super::{BoxFuture, Decision, DecisionContext, Policy, actions};
 use alpha3_core::config::Limits;
 use alpha3_core::gate::ids;
 use alpha3_core::link::{HardThresholds, Slice};
@@ -35,7 +35,7 @@ use alpha3_core::snapshot::VehicleSnapshot;
 use check::{PathCheck, STATIC_IDS, TIMED_IDS};
 use mission::{Mission, Target};
 use route::Zone;
-use serde_json::{Value, json};
+use serde_json::Value;
 use timing::{OUTAGE_LEAD_S, OUTAGE_TAIL_S, Outage, TURN_HORIZON_S, bounds, outage_between};
 use tokio::time::Instant;
 use words::Heard;
@@ -143,7 +143,7 @@ impl Plan {
 
     fn wait(&mut self, seconds: f64) -> bool {
         let d = (seconds.max(0.0) * 10.0).ceil() / 10.0;
-        if !self.push(Action::mcp("hold", json!({"duration_s": d})), Tag::Other) {
+        if !self.push(actions::hold(Some(d)), Tag::Other) {
             return false;
         }
         self.lo_s += d;
@@ -326,14 +326,10 @@ impl ScriptedPolicy {
             room: ACTION_BUDGET.saturating_sub(self.actions_used),
         };
         if self.turns == 0 {
-            plan.push(Action::mcp("read_telemetry", json!({})), Tag::Other);
+            plan.push(actions::read_telemetry(), Tag::Other);
             if self.swarm {
                 plan.push(
-                    Action::a2a(
-                        "swarm_coordination",
-                        "swarm-1",
-                        json!({"proposal": "formation"}),
-                    ),
+                    actions::swarm_coordination("swarm-1", "formation"),
                     Tag::Other,
                 );
             }
@@ -347,10 +343,7 @@ impl ScriptedPolicy {
                 .iter()
                 .any(|o| o.result.get("status").and_then(Value::as_str) == Some("deferred"));
         if now.link.slice != Slice::Urllc {
-            plan.push(
-                Action::mcp("switch_network_slice", json!({"slice": "URLLC"})),
-                Tag::Other,
-            );
+            plan.push(actions::switch_network_slice(Slice::Urllc), Tag::Other);
         }
         let intent = self.decide(&mut plan, s);
         self.actions_used += plan.actions.len();
@@ -379,7 +372,7 @@ impl ScriptedPolicy {
                 };
             }
             let z = self.targets()[self.next.min(self.targets().len() - 1)].point[2];
-            plan.push(Action::mcp("takeoff", json!({"altitude_m": z})), Tag::Other);
+            plan.push(actions::takeoff(z), Tag::Other);
             let (lo, hi) = bounds(
                 self.mission
                     .pace
@@ -516,10 +509,7 @@ impl ScriptedPolicy {
             return true;
         };
         if !self.sensor_on {
-            if !plan.push(
-                Action::mcp("activate_sensor", json!({"sensor": sensor})),
-                Tag::Activate,
-            ) {
+            if !plan.push(actions::activate_sensor(&sensor), Tag::Activate) {
                 return false;
             }
             self.sensor_on = true;
@@ -528,10 +518,7 @@ impl ScriptedPolicy {
             // Sensing is deferred on a hard link: give it time to recover first.
             plan.wait(LINK_WAIT_S);
         }
-        let pushed = plan.push(
-            Action::mcp("capture", json!({"sensor": sensor, "kind": kind})),
-            Tag::Capture { target: k },
-        );
+        let pushed = plan.push(actions::capture(&sensor, kind), Tag::Capture { target: k });
         if pushed {
             self.mission.targets[k].captured = true;
         }
@@ -584,7 +571,7 @@ impl ScriptedPolicy {
                     if o.end_s - o.start_s > WATCHDOG_STEP_S - 1.0 {
                         // The watchdog has started a return home by now: stop it at once, and
                         // plan the rest from wherever it left the vehicle.
-                        plan.push(Action::mcp("hold", json!({})), Tag::Other);
+                        plan.push(actions::hold(None), Tag::Other);
                         return Step::Stop;
                     }
                     continue;
@@ -868,10 +855,7 @@ impl ScriptedPolicy {
         }
         // The landing is the one action the budget always keeps room for.
         plan.room += 1;
-        plan.push(
-            Action::mcp("land", json!({"site": {"x": site[0], "y": site[1]}})),
-            Tag::Other,
-        );
+        plan.push(actions::land_at(site), Tag::Other);
         intent.into()
     }
 }
@@ -915,12 +899,9 @@ impl Policy for ScriptedPolicy {
     }
 }
 
-/// A `set_waypoint` action to `p`.
+/// A `set_waypoint` action to `p`, at the cruise speed.
 fn set_waypoint(p: [f64; 3]) -> Action {
-    Action::mcp(
-        "set_waypoint",
-        json!({"waypoint": {"x": p[0], "y": p[1], "z": p[2]}}),
-    )
+    actions::set_waypoint(p, None)
 }
 
 /// How far along `from` → `to` the point `end` lies (0..1).
