@@ -13,6 +13,7 @@ use alpha3_core::snapshot::VehicleSnapshot;
 const HOLD_EXTRA_S: f64 = 2.0;
 
 impl ScriptedPolicy {
+    /// Puts this turn's flying into `plan` and returns its intent.
     pub(super) fn decide(&mut self, plan: &mut Plan, s: &VehicleSnapshot) -> String {
         let mut intent = String::new();
         if let Some(d) = self.hold_s.take() {

@@ -13,10 +13,10 @@ use alpha3_core::snapshot::VehicleSnapshot;
 /// Waits before a leg to try when traffic or a moving zone is in its way, seconds.
 const WAITS_S: [f64; 9] = [0.0, 5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0, 90.0];
 /// An outage closer than this (after the lead) is held through rather than flown towards, s.
-pub(super) const MIN_LEG_S: f64 = 15.0;
+const MIN_LEG_S: f64 = 15.0;
 /// Arrive this long before an outage when the way offers no safe place to sit it out, so a
 /// place aside can still be reached, seconds.
-pub(super) const REFUGE_LEAD_S: f64 = 30.0;
+const REFUGE_LEAD_S: f64 = 30.0;
 /// A partial leg shorter than this is not worth a command, metres.
 const MIN_PART_M: f64 = 20.0;
 

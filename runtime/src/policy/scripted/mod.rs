@@ -16,6 +16,16 @@
 //! - lands at the nearest authorised site when aborted or when the battery, after the next leg
 //!   and the way down, would not keep the reserve;
 //! - tells swarm peers over A2A which formation it flies.
+//!
+//! It plans with what the episode's brief ([`EpisodeBrief`]) says: the limits the gate enforces,
+//! the gate's vehicle profile, and the turns, tool actions, turn time and watchdog pace the loop
+//! allows (its last turn finishes the mission or lands).
+//!
+//! One file per part of the decision: `review` (what the last turn did, what the operator said),
+//! `decide` (hold, take off, land or fly on), `fly` (the legs to the targets and the captures),
+//! `leg` (whether and how far one leg fits the turn), `aside` (detours and safe places to wait),
+//! `plan` (the turn being put together); `check` is the agent's copy of the gate, `route` its
+//! ways around static zones, `timing` its time estimates and the announced outages.
 
 mod allowance;
 mod aside;
@@ -83,9 +93,8 @@ pub struct ScriptedPolicy {
 }
 
 impl ScriptedPolicy {
-    /// The agent for the episode `episode` briefs it on: its scenario (mission plan, fitted
-    /// sensors, airspace, traffic), the limits the gate enforces, the gate's vehicle profile,
-    /// and the turns, actions and watchdog pace the loop allows.
+    /// The agent for the episode `episode` describes: its scenario (mission plan, fitted
+    /// sensors, airspace, traffic), its settings and the gate's vehicle profile.
     pub fn new(name: impl Into<String>, episode: &EpisodeBrief<'_>) -> Self {
         let scenario = episode.scenario;
         let sensors = alpha3_sim::scenario::sensor_names(scenario);
@@ -115,6 +124,7 @@ impl ScriptedPolicy {
         &self.mission.targets
     }
 
+    /// One turn: read what happened, check state first time, move control to URLLC, decide.
     fn turn(&mut self, ctx: &DecisionContext) -> AgentTurn {
         let now = &ctx.now;
         let s = &now.snapshot;
