@@ -10,11 +10,9 @@ pub const INVALID: u8 = 1;
 pub const USAGE: u8 = 2;
 /// A runtime failure: I/O, a dead link, an internal error.
 pub const FAILURE: u8 = 3;
-/// The subcommand exists but this build does not provide it yet.
-pub const UNAVAILABLE: u8 = 4;
 
 /// The exit-code table, as `--help` prints it.
-pub const TABLE: &str = "Exit codes:\n  0  success\n  1  invalid input (validation failed, bad file, flight refused)\n  2  usage error\n  3  runtime failure (I/O, link, internal)\n  4  not available in this build";
+pub const TABLE: &str = "Exit codes:\n  0  success\n  1  invalid input (validation failed, bad file, flight refused)\n  2  usage error\n  3  runtime failure (I/O, link, internal)";
 
 pub fn code(c: u8) -> ExitCode {
     ExitCode::from(c)

@@ -8,6 +8,7 @@ pub mod agent;
 pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod episode_setup;
 pub mod exit;
 pub mod operator_channel;
 pub mod perf;

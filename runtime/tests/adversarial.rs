@@ -11,7 +11,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alpha3::agent::{EpisodeSettings, profile_for_scenario, run_episode};
+use alpha3::agent::run_episode;
+use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
 use alpha3::policy::Policy;
 use alpha3::policy::adversarial::{MaliciousPolicy, RandomPolicy, Targets};
 use alpha3::recorder::{Recorder, read_record};

@@ -3,14 +3,15 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
-use alpha3::policy::scripted::ScriptedPolicy;
+use alpha3::agent::{EpisodeOutcome, run_episode};
+use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
+use alpha3::policy::{EpisodeBrief, from_config};
 use alpha3::recorder::{Recorder, read_record};
 use alpha3_core::config::Config;
 use alpha3_core::gate::GateContext;
 use alpha3_core::record::Event;
 use alpha3_sim::evaluator::MissionReport;
-use alpha3_sim::scenario::{parse_scenario, sensor_names};
+use alpha3_sim::scenario::parse_scenario;
 use alpha3_sim::{World, WorldOptions};
 use std::path::Path;
 
@@ -35,12 +36,17 @@ async fn fly(scenario_file: &str, seed: u64) -> Flown {
     let settings = EpisodeSettings::from_config(&config, None);
     let profile = profile_for_scenario(&scenario, config.vehicle.as_ref().unwrap());
     let mut gate = GateContext::from_scenario(&scenario, &settings.limits, &profile, 0).unwrap();
-    let mut policy = ScriptedPolicy::new("scripted", &scenario, &sensor_names(&scenario));
+    let brief = EpisodeBrief {
+        scenario: &scenario,
+        settings: &settings,
+        vehicle: &profile,
+    };
+    let mut policy = from_config(config.policy.as_ref().unwrap(), root(), Some(&brief)).unwrap();
     let mut world = World::new(scenario, WorldOptions::seeded(seed));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ep.jsonl");
     let mut rec = Recorder::create(&path).unwrap();
-    let out = run_episode(&mut world, &mut policy, &mut gate, &settings, &mut rec)
+    let out = run_episode(&mut world, policy.as_mut(), &mut gate, &settings, &mut rec)
         .await
         .unwrap();
     let (times, events) = read_record(&path)

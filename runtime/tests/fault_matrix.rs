@@ -19,18 +19,18 @@
 
 mod ladder_support;
 
-use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
+use alpha3::agent::{EpisodeOutcome, run_episode};
+use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
 use alpha3::policy::canned::CannedGenerator;
-use alpha3::policy::scripted::ScriptedPolicy;
 use alpha3::policy::{BoxFuture, Decision, DecisionContext, LlmPolicy, Policy};
 use alpha3::recorder::{Recorder, read_record};
 use alpha3_core::gate::GateContext;
 use alpha3_core::protocol::catalogue;
 use alpha3_core::record::{Event, RecordLine, parse_record};
 use alpha3_core::scenario::{Comms, Fault, Scenario};
-use alpha3_sim::scenario::{sensor_names, suite_scenario};
+use alpha3_sim::scenario::suite_scenario;
 use alpha3_sim::{World, WorldOptions};
-use ladder_support::{GOOD_DECISIONS, config, settings};
+use ladder_support::{GOOD_DECISIONS, config, scripted_agent, settings};
 use serde_json::Map;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -53,7 +53,7 @@ enum LlmFault {
 }
 
 struct Faulty {
-    scripted: ScriptedPolicy,
+    scripted: Box<dyn Policy>,
     llm: Option<LlmPolicy<CannedGenerator>>,
     hang: bool,
     made: usize,
@@ -71,7 +71,7 @@ impl Faulty {
             LlmFault::Hang => None,
         });
         Self {
-            scripted: ScriptedPolicy::new("scripted", scenario, &sensor_names(scenario)),
+            scripted: scripted_agent(scenario),
             llm: generator.map(|g| LlmPolicy::with_attempts("faulty", 3, g, catalogue()).unwrap()),
             hang: matches!(fault, Some(LlmFault::Hang)),
             made: 0,
@@ -736,10 +736,10 @@ async fn reference_episode(path: &Path) -> Result<EpisodeOutcome, alpha3::record
     let settings = settings();
     let profile = profile_for_scenario(&scenario, config.vehicle.as_ref().unwrap());
     let mut gate = GateContext::from_scenario(&scenario, &settings.limits, &profile, 0).unwrap();
-    let mut policy = ScriptedPolicy::new("scripted", &scenario, &sensor_names(&scenario));
+    let mut policy = scripted_agent(&scenario);
     let mut world = World::new(scenario, WorldOptions::seeded(SEED));
     let mut rec = Recorder::create(path)?;
-    run_episode(&mut world, &mut policy, &mut gate, &settings, &mut rec).await
+    run_episode(&mut world, policy.as_mut(), &mut gate, &settings, &mut rec).await
 }
 
 /// Runs in a child process whose record directory is a tiny tmpfs (see the parent test).

@@ -14,11 +14,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alpha3::agent::{EpisodeOutcome, EpisodeSettings, profile_for_scenario, run_episode};
+use alpha3::agent::{EpisodeOutcome, run_episode};
+use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
 use alpha3::policy::canned::CannedGenerator;
 use alpha3::policy::replay::ReplayPolicy;
-use alpha3::policy::scripted::ScriptedPolicy;
-use alpha3::policy::{LlmPolicy, Policy};
+use alpha3::policy::{EpisodeBrief, LlmPolicy, Policy, from_config};
 use alpha3::recorder::{Recorder, read_record};
 use alpha3_core::config::Config;
 use alpha3_core::gate::GateContext;
@@ -26,7 +26,7 @@ use alpha3_core::protocol::{catalogue, render_turn};
 use alpha3_core::record::{Event, RecordLine};
 use alpha3_core::scenario::Scenario;
 use alpha3_core::score::episode_from_record;
-use alpha3_sim::scenario::{sensor_names, suite_scenario};
+use alpha3_sim::scenario::suite_scenario;
 use alpha3_sim::{World, WorldOptions};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -47,6 +47,19 @@ fn root() -> PathBuf {
 fn config() -> Config {
     Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())
         .unwrap()
+}
+
+/// The scripted agent for `scenario`, built from the config by the policy factory.
+fn scripted(scenario: &Scenario) -> Box<dyn Policy> {
+    let config = config();
+    let settings = EpisodeSettings::from_config(&config, None);
+    let vehicle = profile_for_scenario(scenario, config.vehicle.as_ref().unwrap());
+    let brief = EpisodeBrief {
+        scenario,
+        settings: &settings,
+        vehicle: &vehicle,
+    };
+    from_config(config.policy.as_ref().unwrap(), &root(), Some(&brief)).unwrap()
 }
 
 /// Flies `policy` on `scenario` with `seed`, writing the record to `path` (header first).
@@ -133,8 +146,14 @@ fn without_generations(lines: &[Value]) -> Vec<Value> {
 async fn scripted_then_replayed(index: usize, seed: u64) {
     let scenario = suite_scenario(index);
     let dir = tempfile::tempdir().unwrap();
-    let mut scripted = ScriptedPolicy::new("scripted", &scenario, &sensor_names(&scenario));
-    let (out0, r0) = fly(&scenario, seed, &mut scripted, &dir.path().join("r0.jsonl")).await;
+    let mut scripted = scripted(&scenario);
+    let (out0, r0) = fly(
+        &scenario,
+        seed,
+        scripted.as_mut(),
+        &dir.path().join("r0.jsonl"),
+    )
+    .await;
     let mut replay = replay_of(&r0);
     let (out1, r1) = fly(&scenario, seed, &mut replay, &dir.path().join("r1.jsonl")).await;
     let mut replay = replay_of(&r1);
@@ -193,8 +212,14 @@ async fn replays_are_deterministic_across_mission_kinds() {
 /// An LLM's completions for `scenario`: the scripted agent's decisions rendered as JSON, with a
 /// garbage answer before the first and an empty one before the third (both repaired).
 async fn llm_completions(scenario: &Scenario, seed: u64, dir: &Path) -> Vec<String> {
-    let mut scripted = ScriptedPolicy::new("scripted", scenario, &sensor_names(scenario));
-    let (_, r0) = fly(scenario, seed, &mut scripted, &dir.join("scripted.jsonl")).await;
+    let mut scripted = scripted(scenario);
+    let (_, r0) = fly(
+        scenario,
+        seed,
+        scripted.as_mut(),
+        &dir.join("scripted.jsonl"),
+    )
+    .await;
     let mut out = Vec::new();
     let mut k = 0;
     for l in &r0 {

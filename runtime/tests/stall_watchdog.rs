@@ -19,18 +19,18 @@
 
 mod ladder_support;
 
-use alpha3::agent::{EpisodeOutcome, profile_for_scenario, run_episode};
+use alpha3::agent::{EpisodeOutcome, run_episode};
+use alpha3::episode_setup::profile_for_scenario;
 use alpha3::policy::canned::CannedGenerator;
-use alpha3::policy::scripted::ScriptedPolicy;
 use alpha3::policy::{BoxFuture, Decision, DecisionContext, LlmPolicy, Policy};
 use alpha3::recorder::{Recorder, read_record};
 use alpha3_core::gate::GateContext;
 use alpha3_core::protocol::{Action, AgentTurn, catalogue, render_turn};
 use alpha3_core::record::{Event, RecordLine};
 use alpha3_core::scenario::Scenario;
-use alpha3_sim::scenario::{sensor_names, suite_scenario};
+use alpha3_sim::scenario::suite_scenario;
 use alpha3_sim::{World, WorldOptions};
-use ladder_support::{GOOD_DECISIONS, config, settings};
+use ladder_support::{GOOD_DECISIONS, config, scripted_agent, settings};
 use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
@@ -97,7 +97,7 @@ impl Policy for StallAfter {
 
 /// The scripted agent's first decisions, then an `LlmPolicy` whose generator answers late.
 struct ThenLlm {
-    scripted: ScriptedPolicy,
+    scripted: Box<dyn Policy>,
     llm: LlmPolicy<CannedGenerator>,
     made: usize,
 }
@@ -325,9 +325,8 @@ fn home() -> [f64; 2] {
     [s.spawn.xyz[0], s.spawn.xyz[1]]
 }
 
-fn scripted() -> ScriptedPolicy {
-    let s = scenario();
-    ScriptedPolicy::new("scripted", &s, &sensor_names(&s))
+fn scripted() -> Box<dyn Policy> {
+    scripted_agent(&scenario())
 }
 
 #[tokio::test(start_paused = true)]
@@ -335,7 +334,7 @@ async fn a_policy_that_sleeps_past_its_deadline_leaves_the_vehicle_holding_then_
     let dir = tempfile::tempdir().unwrap();
     let deadline = Duration::from_millis(settings().deadline_ms);
     let mut p = StallAfter {
-        inner: Box::new(scripted()),
+        inner: scripted(),
         made: 0,
         stall: Stall::Sleeps(deadline * 3),
     };
@@ -348,7 +347,7 @@ async fn a_policy_that_sleeps_past_its_deadline_leaves_the_vehicle_holding_then_
 async fn a_policy_that_hangs_leaves_the_vehicle_holding_then_returning() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = StallAfter {
-        inner: Box::new(scripted()),
+        inner: scripted(),
         made: 0,
         stall: Stall::Hangs,
     };

@@ -1,9 +1,9 @@
 //! One closed-loop episode, over any [`VehicleLink`] that is its own [`Surroundings`].
 
 use super::execute::Executor;
-use super::settings::EpisodeSettings;
 use super::surroundings::Surroundings;
 use super::traffic::PlansCopy;
+use crate::episode_setup::EpisodeSettings;
 use crate::policy::{Decision, DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::command::Command;
@@ -136,7 +136,7 @@ pub(super) fn refresh_plans<V: VehicleLink + Surroundings>(
     let world = side.world();
     lp.plans
         .refresh(gate, world.traffic_revision(), side.now_ms(), || {
-            super::traffic::known_plans(world)
+            crate::episode_setup::known_plans(world)
         });
 }
 

@@ -352,8 +352,8 @@ mod tests {
             speed_mps: None,
         };
         let ctx = alpha3_core::gate::GateContext::new(
-            crate::agent::EpisodeSettings::default().limits,
-            crate::agent::shipped_vehicle(),
+            crate::episode_setup::EpisodeSettings::default().limits,
+            crate::episode_setup::shipped_vehicle(),
         )
         .unwrap();
         let verdict = alpha3_core::gate::evaluate(

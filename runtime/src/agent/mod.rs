@@ -23,13 +23,10 @@ mod execute;
 mod handover;
 mod linked;
 pub mod onboard;
-mod settings;
 mod surroundings;
 mod traffic;
 
 pub use episode::{EpisodeOutcome, run_episode, run_episode_on};
 pub use execute::ActionOutcome;
 pub use linked::{LinkHealth, LinkedVehicle, OperatorSource, Sources};
-pub use settings::{EpisodeSettings, profile_for_scenario, shipped_vehicle};
 pub use surroundings::Surroundings;
-pub use traffic::{known_plans, plans_over};

@@ -3,11 +3,10 @@
 //! its telemetry log), and bringing the vehicle to the scenario's start before the agent flies.
 
 use super::anchor::{Anchor, anchor};
-use super::settings::{EpisodeSettings, profile_for_scenario};
-use crate::policy::Policy;
-use crate::policy::scripted::ScriptedPolicy;
+use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
+use crate::policy::{EpisodeBrief, Policy};
 use alpha3_core::command::Command;
-use alpha3_core::config::{Address, Config, PolicyBackend};
+use alpha3_core::config::{Address, Config};
 use alpha3_core::frames::{Enu, Geo};
 use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate, evaluate_failsafe};
 use alpha3_core::scenario::Scenario;
@@ -71,15 +70,13 @@ pub fn mission(
         .policy
         .as_ref()
         .ok_or_else(|| OnboardError::Config("no [policy] section".into()))?;
-    let policy: Box<dyn Policy> = match policy_cfg.backend {
-        PolicyBackend::Scripted => Box::new(ScriptedPolicy::new(
-            policy_cfg.name.clone(),
-            scenario,
-            &alpha3_sim::scenario::sensor_names(scenario),
-        )),
-        _ => crate::policy::from_config(policy_cfg, base_dir)
-            .map_err(|e| OnboardError::Policy(e.to_string()))?,
+    let brief = EpisodeBrief {
+        scenario,
+        settings: &settings,
+        vehicle: &profile,
     };
+    let policy = crate::policy::from_config(policy_cfg, base_dir, Some(&brief))
+        .map_err(|e| OnboardError::Policy(e.to_string()))?;
     let options = WorldOptions {
         origin,
         ..WorldOptions::seeded(seed)

@@ -7,10 +7,12 @@ use super::plan::PlannedEpisode;
 use super::results::EpisodeResult;
 use super::resume::{partial_path, record_path};
 use super::suite::{Suite, SuitePolicy, SuiteScenario};
-use crate::agent::{EpisodeSettings, profile_for_scenario, run_episode};
+use crate::agent::run_episode;
+use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
 use crate::policy::Policy;
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
 use crate::recorder::{Recorder, read_record};
+use alpha3_core::config::VehicleProfile;
 use alpha3_core::gate::GateContext;
 use alpha3_sim::{World, WorldOptions};
 use std::path::Path;
@@ -26,15 +28,7 @@ pub async fn fly(
 ) -> Result<EpisodeResult, BenchError> {
     let s: &SuiteScenario = &suite.scenarios[ep.scenario];
     let p: &SuitePolicy = &suite.policies[ep.policy];
-    let settings = EpisodeSettings::from_config(&p.config, Some(&suite.bench));
-    let vehicle = p.config.vehicle.as_ref().ok_or_else(|| BenchError::Suite {
-        path: suite_base(suite),
-        message: format!(
-            "policy {}: no [vehicle] section in its configuration",
-            p.name
-        ),
-    })?;
-    let profile = profile_for_scenario(&s.scenario, vehicle);
+    let (settings, profile) = setup(suite, ep)?;
     let mut gate =
         GateContext::from_scenario(&s.scenario, &settings.limits, &profile, 0).map_err(|e| {
             BenchError::Episode {
@@ -66,6 +60,25 @@ pub async fn fly(
     let done = record_path(records, &ep.id);
     std::fs::rename(&part, &done).map_err(|e| BenchError::io(&done, e))?;
     Ok(result)
+}
+
+/// The settings of `ep` (its policy's config and the suite's budgets) and the vehicle profile
+/// its gate uses for the scenario's airframe.
+pub(crate) fn setup(
+    suite: &Suite,
+    ep: &PlannedEpisode,
+) -> Result<(EpisodeSettings, VehicleProfile), BenchError> {
+    let s = &suite.scenarios[ep.scenario];
+    let p = &suite.policies[ep.policy];
+    let settings = EpisodeSettings::from_config(&p.config, Some(&suite.bench));
+    let vehicle = p.config.vehicle.as_ref().ok_or_else(|| BenchError::Suite {
+        path: suite_base(suite),
+        message: format!(
+            "policy {}: no [vehicle] section in its configuration",
+            p.name
+        ),
+    })?;
+    Ok((settings, profile_for_scenario(&s.scenario, vehicle)))
 }
 
 fn suite_base(suite: &Suite) -> std::path::PathBuf {

@@ -16,12 +16,12 @@
 
 use super::BenchError;
 use super::episode::fly;
+use super::episode::setup;
 use super::failure::{injected_panic, panic_text, record_failure};
 use super::plan::PlannedEpisode;
 use super::results::EpisodeResult;
 use super::suite::Suite;
-use crate::policy::scripted::ScriptedPolicy;
-use crate::policy::{Policy, from_config};
+use crate::policy::{EpisodeBrief, Policy, from_config};
 use alpha3_core::config::PolicyBackend;
 use alpha3_core::score::Scorer;
 use std::collections::hash_map::Entry;
@@ -232,7 +232,7 @@ fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Message>) {
                     Build::PerWorker => match kept.entry(ep.policy) {
                         Entry::Occupied(e) => e.into_mut().as_mut(),
                         Entry::Vacant(e) => {
-                            let mut p = build(suite, ep.policy)?;
+                            let mut p = build(suite, ep.policy, None)?;
                             p.warm_up().await;
                             e.insert(p).as_mut()
                         }
@@ -294,28 +294,32 @@ fn policy_kind(suite: &Suite, policy: usize) -> Build {
     }
 }
 
+/// The policy of `ep`, built for that episode.
 pub(crate) fn per_episode(
     suite: &Suite,
     ep: &PlannedEpisode,
 ) -> Result<Box<dyn Policy>, BenchError> {
-    let p = &suite.policies[ep.policy];
-    match p.config.policy.as_ref().map(|c| c.backend) {
-        Some(PolicyBackend::Scripted) => {
-            let s = &suite.scenarios[ep.scenario].scenario;
-            let sensors = alpha3_sim::scenario::sensor_names(s);
-            Ok(Box::new(ScriptedPolicy::new(p.name.clone(), s, &sensors)))
-        }
-        _ => build(suite, ep.policy),
-    }
+    let (settings, vehicle) = setup(suite, ep)?;
+    let brief = EpisodeBrief {
+        scenario: &suite.scenarios[ep.scenario].scenario,
+        settings: &settings,
+        vehicle: &vehicle,
+    };
+    build(suite, ep.policy, Some(&brief))
 }
 
-fn build(suite: &Suite, policy: usize) -> Result<Box<dyn Policy>, BenchError> {
+/// The policy `policy` of the suite; `episode` is the episode it is built for, if only one.
+fn build(
+    suite: &Suite,
+    policy: usize,
+    episode: Option<&EpisodeBrief<'_>>,
+) -> Result<Box<dyn Policy>, BenchError> {
     let p = &suite.policies[policy];
     let cfg = p.config.policy.as_ref().ok_or_else(|| BenchError::Policy {
         name: p.name.clone(),
         message: "no [policy] section".into(),
     })?;
-    from_config(cfg, &p.base_dir).map_err(|e| BenchError::Policy {
+    from_config(cfg, &p.base_dir, episode).map_err(|e| BenchError::Policy {
         name: p.name.clone(),
         message: e.to_string(),
     })

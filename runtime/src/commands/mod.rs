@@ -9,7 +9,6 @@ pub mod validate;
 
 use anyhow::Context;
 use std::future::Future;
-use std::process::ExitCode;
 use std::time::Duration;
 
 /// Runs a subcommand's async body on a current-thread tokio runtime (one link, one episode at
@@ -25,11 +24,4 @@ pub(crate) fn on_current_thread<T>(
     let out = runtime.block_on(body);
     runtime.shutdown_timeout(Duration::from_millis(200));
     out
-}
-
-/// The answer of a subcommand this build does not provide yet: a clear message and exit code 4.
-#[allow(dead_code)] // every subcommand is available today; kept for the next one
-pub(crate) fn unavailable(what: &str, issue: u32) -> anyhow::Result<ExitCode> {
-    eprintln!("alpha3 {what}: not available in this build yet (tracked as issue #{issue})");
-    Ok(crate::exit::code(crate::exit::UNAVAILABLE))
 }

@@ -45,12 +45,10 @@ pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
     } else {
         model_path(args, config.as_ref())?
     };
-    let deadline_ms = config
-        .as_ref()
-        .and_then(|c| c.policy.as_ref())
-        .map_or(crate::agent::EpisodeSettings::default().deadline_ms, |p| {
-            p.deadline_ms
-        });
+    let deadline_ms = config.as_ref().and_then(|c| c.policy.as_ref()).map_or(
+        crate::episode_setup::EpisodeSettings::default().deadline_ms,
+        |p| p.deadline_ms,
+    );
     let options = PerfOptions {
         quick: args.quick,
         model,

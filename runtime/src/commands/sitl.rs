@@ -414,13 +414,14 @@ async fn fly_on(
 fn airframe_of(suite: &Suite, ep: &PlannedEpisode) -> anyhow::Result<Vec<(String, String)>> {
     let s = &suite.scenarios[ep.scenario].scenario;
     let p = &suite.policies[ep.policy];
-    let settings = crate::agent::EpisodeSettings::from_config(&p.config, Some(&suite.bench));
+    let settings =
+        crate::episode_setup::EpisodeSettings::from_config(&p.config, Some(&suite.bench));
     let vehicle = p
         .config
         .vehicle
         .as_ref()
         .ok_or_else(|| anyhow::anyhow!("policy {}: no [vehicle] section", p.name))?;
-    let profile = crate::agent::profile_for_scenario(s, vehicle);
+    let profile = crate::episode_setup::profile_for_scenario(s, vehicle);
     let gate = alpha3_core::gate::GateContext::from_scenario(s, &settings.limits, &profile, 0)
         .map_err(|e| anyhow::anyhow!("gate context: {e}"))?;
     Ok(px4::airframe_params(gate.vehicle(), gate.limits()))
@@ -570,7 +571,7 @@ fn single_suite(args: &SitlArgs) -> Result<Suite, String> {
             scenario,
         });
     }
-    let defaults = crate::agent::EpisodeSettings::default();
+    let defaults = crate::episode_setup::EpisodeSettings::default();
     Ok(Suite {
         bench: alpha3_core::config::BenchSuite {
             name: "sitl".into(),

@@ -2,7 +2,7 @@
 //! and traffic), with the vehicle already cruising towards its first waypoint, so the gate and
 //! the world work on a realistic load rather than an empty sky.
 
-use crate::agent::{EpisodeSettings, known_plans, profile_for_scenario};
+use crate::episode_setup::{EpisodeSettings, known_plans, profile_for_scenario};
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateContextError, GateState, evaluate};
@@ -44,7 +44,7 @@ impl Scene {
     pub fn busiest() -> Result<Self, GateContextError> {
         let scenario = busiest_scenario();
         let limits = EpisodeSettings::default().limits;
-        let profile = profile_for_scenario(&scenario, &crate::agent::shipped_vehicle());
+        let profile = profile_for_scenario(&scenario, &crate::episode_setup::shipped_vehicle());
         let mut gate = GateContext::from_scenario(&scenario, &limits, &profile, 0)?;
         let first = scenario
             .mission

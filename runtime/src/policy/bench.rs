@@ -4,7 +4,8 @@
 //! reuse, and the wall time of a full 10-turn episode.
 
 use super::decision::DecisionContext;
-use super::llama::{LlamaError, LlamaGenerator, LlamaOptions, LlamaRequest, backend};
+use super::llama::{LlamaError, LlamaGenerator, LlamaOptions, LlamaRequest};
+use super::llama_worker::backend;
 use super::llm::LlmPolicy;
 use super::synthetic;
 use super::{Decision, Policy};

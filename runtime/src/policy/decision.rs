@@ -1,9 +1,8 @@
 //! What a policy is asked, and what it answers: the decision with its exact accounting.
 
 use alpha3_core::link::HardThresholds;
-use alpha3_core::protocol::{Action, AgentTurn, Exchange, PromptContext, Situation, ToolSpec};
+use alpha3_core::protocol::{AgentTurn, Exchange, PromptContext, Situation, ToolSpec};
 use alpha3_core::record::Event;
-use serde_json::json;
 
 /// Everything a policy decides from: the mission, the dialogue so far and what is seen now.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,6 +163,6 @@ impl Decision {
 pub fn safe_fallback() -> AgentTurn {
     AgentTurn {
         intent: String::from("hold_after_generation_failure"),
-        actions: vec![Action::mcp("hold", json!({}))],
+        actions: vec![super::actions::hold(None)],
     }
 }

@@ -7,8 +7,8 @@
 //! without sampling and evaluated together in one batch, which is what keeps a constrained turn
 //! as fast as free text.
 
-use super::llama::{LlamaError, LlamaOptions};
 use super::llama_kv::KvLedger;
+use super::llama_types::{LlamaCompletion, LlamaError, LlamaOptions, LlamaRequest};
 use alpha3_core::protocol::{ChatMessage, Role};
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::llama_batch::LlamaBatch;
@@ -19,44 +19,6 @@ use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llguidance::Matcher;
 use std::time::Instant;
-
-/// What one generation produced and cost.
-#[derive(Debug, Clone, Default)]
-pub struct Output {
-    pub prompt: String,
-    pub text: String,
-    pub prompt_tokens: u64,
-    pub cached_tokens: u64,
-    pub completion_tokens: u64,
-    /// Completion tokens that were forced by the grammar (no sampling).
-    pub forced_tokens: u64,
-    pub ttft_ms: Option<f64>,
-    pub prompt_eval_ms: f64,
-    pub decode_ms: f64,
-    pub latency_ms: f64,
-}
-
-/// One generation's settings.
-#[derive(Debug, Clone, Copy)]
-pub struct Request {
-    pub max_tokens: u32,
-    pub constrained: bool,
-    /// Keep the KV cache from earlier generations (off only to measure the cost of not).
-    pub reuse_cache: bool,
-    /// Stop at an end-of-generation token (off only to decode a fixed number of tokens).
-    pub stop_at_eog: bool,
-    pub deadline: Instant,
-}
-
-impl Output {
-    /// Completion tokens per second of decoding (after the prompt was evaluated).
-    pub fn decode_tps(&self) -> f64 {
-        if self.decode_ms <= 0.0 {
-            return 0.0;
-        }
-        self.completion_tokens as f64 * 1000.0 / self.decode_ms
-    }
-}
 
 pub(crate) struct Engine<'m> {
     pub model: &'m LlamaModel,
@@ -87,8 +49,8 @@ impl Engine<'_> {
     pub fn generate(
         &mut self,
         messages: &[ChatMessage],
-        req: Request,
-    ) -> Result<Output, LlamaError> {
+        req: LlamaRequest,
+    ) -> Result<LlamaCompletion, LlamaError> {
         let prompt = self.apply_template(messages)?;
         // A prompt that does not reuse the system header evaluates it first, on its own, so
         // the cache keeps a checkpoint there: the next episode (same header) starts from it.
@@ -118,7 +80,7 @@ impl Engine<'_> {
         &mut self,
         system: &ChatMessage,
         deadline: Instant,
-    ) -> Result<Output, LlamaError> {
+    ) -> Result<LlamaCompletion, LlamaError> {
         let prefix = self.system_prefix(system)?;
         self.run(prefix, prefill(deadline))
     }
@@ -134,11 +96,11 @@ impl Engine<'_> {
             .to_owned())
     }
 
-    fn run(&mut self, prompt: String, req: Request) -> Result<Output, LlamaError> {
+    fn run(&mut self, prompt: String, req: LlamaRequest) -> Result<LlamaCompletion, LlamaError> {
         let started = Instant::now();
-        let mut out = Output {
+        let mut out = LlamaCompletion {
             prompt,
-            ..Output::default()
+            ..LlamaCompletion::default()
         };
         let new_tokens = self.prepare_prompt(&out.prompt, req.reuse_cache)?;
         out.cached_tokens = self.ledger.len() as u64;
@@ -206,9 +168,9 @@ impl Engine<'_> {
 
     fn decode_loop(
         &mut self,
-        out: &mut Output,
+        out: &mut LlamaCompletion,
         mut pending: Vec<(LlamaToken, Vec<u8>)>,
-        req: Request,
+        req: LlamaRequest,
         started: Instant,
     ) -> Result<(), LlamaError> {
         let n_prompt = pending.len();
@@ -361,8 +323,8 @@ mod toktrie_mask {
 }
 
 /// Evaluate only: no completion.
-fn prefill(deadline: Instant) -> Request {
-    Request {
+fn prefill(deadline: Instant) -> LlamaRequest {
+    LlamaRequest {
         max_tokens: 0,
         constrained: false,
         reuse_cache: true,

@@ -1,10 +1,11 @@
 //! The inference thread of the local backend: loads the model, compiles the turn grammar over
 //! its vocabulary, creates the context and serves jobs until its sender is dropped.
 
-use super::llama::{Job, LlamaError, LlamaOptions, ModelInfo, backend};
 use super::llama_engine::Engine;
 use super::llama_kv::KvLedger;
+use super::llama_types::{Job, LlamaError, LlamaOptions, ModelInfo};
 use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
@@ -14,7 +15,7 @@ use llguidance::toktrie::{TokEnv, TokTrie, TokenId, TokenizerEnv};
 use llguidance::{Matcher, ParserFactory};
 use serde_json::Value;
 use std::num::NonZeroU32;
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, OnceLock, mpsc};
 
 /// llguidance needs the model's own (canonical) tokenizer to fast-forward forced text.
 struct CanonicalTokEnv {
@@ -171,4 +172,17 @@ pub(super) fn worker(
             }
         }
     }
+}
+
+/// llama.cpp's process-wide backend, initialised once (a second init is an error), with its
+/// logs routed into `tracing` instead of stderr.
+pub fn backend() -> Result<&'static LlamaBackend, LlamaError> {
+    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default());
+            LlamaBackend::init().map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| LlamaError::Backend(e.clone()))
 }

@@ -12,22 +12,30 @@
 //! - [`openai`]: any OpenAI-compatible chat-completions endpoint (its API key kept out of
 //!   everything the server sends back by [`redact`], in any encoding that decodes to it);
 //! - [`replay`]: the agent turns of a published α3-Bench episode, in order;
-//! - [`canned`]: fixed completions, for tests of the repair path;
-//! - `scripted`, the deterministic reference agent, needs the world (`sim-bridge`): it will
-//!   implement [`Policy`] directly, like [`replay`], and plug into [`from_config`].
+//! - [`scripted`]: the deterministic reference agent, which plans each episode from its scenario
+//!   and settings;
+//! - [`canned`]: fixed completions, for tests of the repair path.
+//!
+//! [`from_config`] builds whichever of them a config names; the scripted agent is built with the
+//! [`EpisodeBrief`] of the episode it will fly. The hostile policies of [`adversarial`] are built
+//! by the tests that use them, not from a config.
 //!
 //! LLM backends implement the smaller [`Generator`] trait (messages in, text out);
-//! [`LlmPolicy`] adds rendering, parsing and the repair loop on top of any of them.
+//! [`LlmPolicy`] adds rendering, parsing and the repair loop on top of any of them. Policies
+//! that write their own turns build their actions with [`actions`].
 
+pub mod actions;
 pub mod adversarial;
 pub mod bench;
 pub mod canned;
 mod decision;
+mod factory;
 mod generator;
 pub mod grammar;
 pub mod llama;
 mod llama_engine;
 mod llama_kv;
+mod llama_types;
 mod llama_worker;
 mod llm;
 pub mod openai;
@@ -37,11 +45,10 @@ pub mod scripted;
 pub mod synthetic;
 
 pub use decision::{Attempt, Decision, DecisionContext, GenerationFailure, safe_fallback};
+pub use factory::{EpisodeBrief, PolicyError, from_config};
 pub use generator::{BoxFuture, Completion, GenerateError, Generator};
 pub use llm::{LlmPolicy, MAX_ATTEMPTS};
 
-use alpha3_core::config::{PolicyBackend, PolicyConfig};
-use std::path::Path;
 use tokio::time::Instant;
 
 /// A mission policy. Object-safe, so the runtime can hold whichever backend the config names.
@@ -61,61 +68,5 @@ pub trait Policy: Send {
     /// an episode's first deadline does not pay for it. Optional: the default does nothing.
     fn warm_up(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
-    }
-}
-
-/// Why a policy could not be built from its config.
-#[derive(Debug, thiserror::Error)]
-pub enum PolicyError {
-    #[error("policy.{0} is missing for backend {0}")]
-    MissingSection(&'static str),
-    #[error("the {0} backend is not in this build yet (it needs the built-in world)")]
-    Unavailable(&'static str),
-    #[error(transparent)]
-    Llama(#[from] llama::LlamaError),
-    #[error(transparent)]
-    OpenAi(#[from] openai::OpenAiError),
-    #[error(transparent)]
-    Replay(#[from] replay::ReplayError),
-    #[error("cannot compile the turn schema: {0}")]
-    Schema(#[from] alpha3_core::protocol::SchemaBuildError),
-}
-
-/// Builds the policy `cfg` names. Relative paths (model, replay source) are resolved against
-/// `base_dir`, the directory of the config file.
-pub fn from_config(cfg: &PolicyConfig, base_dir: &Path) -> Result<Box<dyn Policy>, PolicyError> {
-    let catalogue = alpha3_core::protocol::catalogue();
-    match cfg.backend {
-        PolicyBackend::Llama => {
-            let l = cfg
-                .llama
-                .as_ref()
-                .ok_or(PolicyError::MissingSection("llama"))?;
-            let generator = llama::LlamaGenerator::load(
-                &llama::LlamaOptions::from_config(l, base_dir)?,
-                &catalogue,
-            )?;
-            Ok(Box::new(LlmPolicy::new(cfg, generator, catalogue)?))
-        }
-        PolicyBackend::Openai => {
-            let o = cfg
-                .openai
-                .as_ref()
-                .ok_or(PolicyError::MissingSection("openai"))?;
-            let generator = openai::OpenAiGenerator::new(o, &catalogue)?;
-            Ok(Box::new(LlmPolicy::new(cfg, generator, catalogue)?))
-        }
-        PolicyBackend::Replay => {
-            let r = cfg
-                .replay
-                .as_ref()
-                .ok_or(PolicyError::MissingSection("replay"))?;
-            let source = base_dir.join(&r.source);
-            Ok(Box::new(replay::ReplayPolicy::from_source(
-                &cfg.name, &source, 0,
-            )?))
-        }
-        // The seam for the scripted reference agent: it implements `Policy` itself.
-        PolicyBackend::Scripted => Err(PolicyError::Unavailable("scripted")),
     }
 }

@@ -1,7 +1,7 @@
-//! A small deterministic stand-in for the world, to drive policies through whole episodes in
-//! tests and benchmarks before the built-in world (`sim-bridge`) is wired in: commands take
-//! effect at once, every tool answers plausibly, the link turns hard for two turns and the
-//! operator speaks once.
+//! A small deterministic stand-in for the world, to drive an LLM policy through a short run of
+//! decisions without the built-in world (the policy tests and the LLM benchmark, [`super::bench`]):
+//! commands take effect at once, every tool answers plausibly, the link turns hard for two turns
+//! and the operator speaks once.
 
 use super::decision::DecisionContext;
 use alpha3_core::frames::{Enu, Geo};

@@ -2,8 +2,10 @@
 //! settings with turns enough for the whole failsafe ladder to play out.
 #![allow(dead_code, clippy::unwrap_used)]
 
-use alpha3::agent::EpisodeSettings;
+use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
+use alpha3::policy::{EpisodeBrief, Policy, from_config};
 use alpha3_core::config::Config;
+use alpha3_core::scenario::Scenario;
 use std::path::{Path, PathBuf};
 
 /// Scripted decisions before a fault or stall starts (take off, fly the first legs).
@@ -24,4 +26,19 @@ pub fn settings() -> EpisodeSettings {
     let mut s = EpisodeSettings::from_config(&config(), None);
     s.max_turns = 40;
     s
+}
+
+/// The scripted agent for `scenario`, built from the config's `[policy]` by the policy factory
+/// and briefed with the config's own settings (12 dialogue turns): it plans its flight as in the
+/// suite, while the loop, given [`settings`], runs on so the ladder plays out.
+pub fn scripted_agent(scenario: &Scenario) -> Box<dyn Policy> {
+    let config = config();
+    let settings = EpisodeSettings::from_config(&config, None);
+    let vehicle = profile_for_scenario(scenario, config.vehicle.as_ref().unwrap());
+    let brief = EpisodeBrief {
+        scenario,
+        settings: &settings,
+        vehicle: &vehicle,
+    };
+    from_config(config.policy.as_ref().unwrap(), &root(), Some(&brief)).unwrap()
 }

@@ -11,7 +11,7 @@
 use super::near::StaticZones;
 use alpha3_core::airspace::Area;
 use alpha3_core::command::Command;
-use alpha3_core::config::Limits;
+use alpha3_core::config::{Limits, VehicleProfile};
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateState, PeerPlan, Verdict, evaluate, ids};
 use alpha3_core::scenario::Scenario;
@@ -72,21 +72,20 @@ fn denials(
 }
 
 impl PathCheck {
-    /// For `scenario` under `limits` (the runtime's safety policy), with the traffic's plans
-    /// over the whole mission. `None` when the scenario does not make a gate context.
-    pub fn new(scenario: &Scenario, limits: &Limits) -> Option<Self> {
+    /// For `scenario` under `limits` (the runtime's safety policy) with the gate's vehicle
+    /// `profile`, and the traffic's plans over the whole mission. `None` when the scenario does
+    /// not make a gate context.
+    pub fn new(scenario: &Scenario, limits: &Limits, profile: &VehicleProfile) -> Option<Self> {
         let mut limits = limits.clone();
         limits.min_separation_m += EXTRA_SEPARATION_M;
         limits.position_uncertainty_m = limits.position_uncertainty_m.max(PLANNING_UNCERTAINTY_M);
-        let profile =
-            crate::agent::profile_for_scenario(scenario, &crate::agent::shipped_vehicle());
         let mut open = scenario.clone();
         let statics = std::mem::take(&mut open.airspace.no_fly_zones);
-        let mut gate = GateContext::from_scenario(&open, &limits, &profile, 0).ok()?;
+        let mut gate = GateContext::from_scenario(&open, &limits, profile, 0).ok()?;
         gate.set_peer_plans(known_plans(scenario)).ok()?;
         open.airspace.no_fly_zones_dynamic.clear();
         open.traffic.clear();
-        let bare = GateContext::from_scenario(&open, &limits, &profile, 0).ok()?;
+        let bare = GateContext::from_scenario(&open, &limits, profile, 0).ok()?;
         // Every static zone makes a context, as it does for the episode's gate.
         statics
             .iter()
@@ -202,13 +201,13 @@ fn known_plans(scenario: &Scenario) -> Vec<PeerPlan> {
     let cruise = FlightLimits::from_airframe(&scenario.uav).cruise_speed_mps;
     let traffic = Traffic::new(scenario, cruise);
     let end = scenario.mission.time_budget_s.max(0.0) + PLAN_TAIL_S;
-    crate::agent::plans_over(&traffic, scenario, 0.0, end, PLAN_STEP_S)
+    crate::episode_setup::plans_over(&traffic, scenario, 0.0, end, PLAN_STEP_S)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::EpisodeSettings;
+    use crate::episode_setup::{EpisodeSettings, profile_for_scenario, shipped_vehicle};
     use alpha3_core::frames::Geo;
     use alpha3_core::snapshot::LandedState;
 
@@ -245,8 +244,9 @@ mod tests {
     #[test]
     fn zones_far_from_a_leg_change_no_verdict_and_a_near_one_still_denies() {
         let limits = EpisodeSettings::default().limits;
-        let one = PathCheck::new(&scenario(0), &limits).unwrap();
-        let many = PathCheck::new(&scenario(999), &limits).unwrap();
+        let profile = profile_for_scenario(&scenario(0), &shipped_vehicle());
+        let one = PathCheck::new(&scenario(0), &limits, &profile).unwrap();
+        let many = PathCheck::new(&scenario(999), &limits, &profile).unwrap();
         assert_eq!(many.statics.near([200.0, 100.0], [600.0, 100.0]).count(), 1);
         let now = hovering([200.0, 100.0, 40.0]);
         let legs = [

@@ -36,6 +36,9 @@ pub(super) struct Mission {
     pub drag_w_per_mps3: f64,
 }
 
+/// Keep this much battery above the reserve, percent.
+pub(super) const ENERGY_MARGIN_PCT: f64 = 3.0;
+
 /// Fitted sensors that navigate rather than image.
 const NAVIGATION: [&str; 5] = ["gnss", "imu", "magnetometer", "barometer", "radar"];
 

@@ -4,9 +4,6 @@
 
 use alpha3_sim::dynamics::FlightLimits;
 
-/// The world time one agent turn may use for its commands, seconds (the loop's turn budget,
-/// 180 s, less a margin for the estimates).
-pub(super) const TURN_HORIZON_S: f64 = 165.0;
 /// Leave this much between the end of the last command and the start of an outage, seconds.
 pub(super) const OUTAGE_LEAD_S: f64 = 6.0;
 /// Hold this long past the end of an outage, seconds (the link monitor needs a fresh sample).
