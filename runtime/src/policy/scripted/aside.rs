@@ -2,11 +2,12 @@
 //! safe spot to wait where no traffic or moving zone comes, and a safe spot to hold through an
 //! announced link outage (and the start of the watchdog's return during it).
 
-use super::check::{PathCheck, STATIC_IDS, TIMED_IDS};
+use super::check::PathCheck;
 use super::leg::Step;
 use super::plan::{Plan, set_waypoint};
 use super::timing::{OUTAGE_TAIL_S, Outage, bounds};
 use super::{ScriptedPolicy, Tag, route};
+use alpha3_core::gate::ids;
 use alpha3_core::snapshot::VehicleSnapshot;
 
 impl ScriptedPolicy {
@@ -132,6 +133,6 @@ impl ScriptedPolicy {
         let drift = [spot[0] + f * dx, spot[1] + f * dy, z];
         c.leg(s, spot, drift, drift_from)
             .iter()
-            .all(|id| !STATIC_IDS.contains(id) && !TIMED_IDS.contains(id))
+            .all(|id| ids::kind(id).obstacle.is_none())
     }
 }

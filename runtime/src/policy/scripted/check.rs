@@ -27,25 +27,6 @@ const PLANNING_UNCERTAINTY_M: f64 = 4.0;
 const PLAN_TAIL_S: f64 = 600.0;
 const PLAN_STEP_S: f64 = 2.0;
 
-/// Findings that are about where the leg goes (a detour helps), not when (waiting helps).
-pub(super) const STATIC_IDS: [&str; 6] = [
-    ids::NO_FLY_PATH_CROSSES,
-    ids::NO_FLY_TARGET_INSIDE,
-    ids::GEOFENCE_OUTSIDE,
-    ids::GEOFENCE_PATH_LEAVES,
-    ids::ALTITUDE_OUT_OF_BAND,
-    ids::ALTITUDE_PATH_LEAVES_BAND,
-];
-/// Findings that are about timing against traffic and moving zones.
-pub(super) const TIMED_IDS: [&str; 3] = [
-    ids::SEPARATION_TRAFFIC,
-    ids::SEPARATION_PEER,
-    ids::NO_FLY_MOVING_CONFLICT,
-];
-
-/// Findings of the static-zone check (the only ones asked of a leg's nearby zones).
-const STATIC_NO_FLY_IDS: [&str; 2] = [ids::NO_FLY_PATH_CROSSES, ids::NO_FLY_TARGET_INSIDE];
-
 /// The agent's copy of the gate.
 #[derive(Debug, Clone)]
 pub(super) struct PathCheck {
@@ -120,7 +101,7 @@ impl PathCheck {
             Ok(ctx) => found.extend(
                 denials(&ctx, snap, command, t_ms)
                     .into_iter()
-                    .filter(|id| STATIC_NO_FLY_IDS.contains(id)),
+                    .filter(|id| ids::kind(id).obstacle == Some(ids::Obstacle::StaticZone)),
             ),
             // Every zone made a context when this copy was built; should one not, the way is
             // taken as blocked.
@@ -170,7 +151,7 @@ impl PathCheck {
             [home.x, home.y],
         )
         .iter()
-        .all(|id| TIMED_IDS.contains(id))
+        .all(|id| ids::kind(id).waiting_helps())
     }
 
     /// Whether holding at `at` from `t0_s` to `t1_s` keeps clear of traffic and moving zones
@@ -184,7 +165,7 @@ impl PathCheck {
         let mut t = t0_s;
         loop {
             let found = self.leg(now, at, hop, t);
-            if found.iter().any(|id| TIMED_IDS.contains(id)) {
+            if found.iter().any(|id| ids::kind(id).waiting_helps()) {
                 return false;
             }
             if t >= t1_s {

@@ -2,7 +2,6 @@
 //! moving zones at the time it is flown, within the turn's world time, short of an announced
 //! outage (or held through it), and within the battery.
 
-use super::check::{STATIC_IDS, TIMED_IDS};
 use super::mission::ENERGY_MARGIN_PCT;
 use super::plan::{Plan, far};
 use super::timing::{OUTAGE_LEAD_S, OUTAGE_TAIL_S, Outage, bounds, outage_between};
@@ -47,7 +46,7 @@ impl ScriptedPolicy {
         let hi_s = |a: [f64; 3], b: [f64; 3]| bounds(pace.leg_s(a, b)).1;
         if let Some(c) = &self.check {
             let found = c.leg(s, plan.at, to, plan.hi_s);
-            if found.iter().any(|id| STATIC_IDS.contains(id)) {
+            if found.iter().any(|id| ids::kind(id).detour_helps()) {
                 return Step::Skip;
             }
             if found
@@ -175,7 +174,7 @@ impl ScriptedPolicy {
             let clear_at = |t: f64| {
                 !c.leg(s, from, end, t)
                     .iter()
-                    .any(|id| TIMED_IDS.contains(id))
+                    .any(|id| ids::kind(id).waiting_helps())
             };
             let clear = clear_at(plan.lo_s + w)
                 && clear_at(plan.hi_s + w)

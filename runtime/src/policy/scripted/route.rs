@@ -2,7 +2,8 @@
 //! then flies around it over one or two via points on a circle a margin outside the zone, on
 //! the shorter side that the gate's own checks (zones, fence, band) accept.
 
-use super::check::{PathCheck, STATIC_IDS};
+use super::check::PathCheck;
+use alpha3_core::gate::ids;
 use alpha3_core::scenario::Scenario;
 use alpha3_core::snapshot::VehicleSnapshot;
 
@@ -43,7 +44,7 @@ fn blocked(
     check
         .leg(now, from, to, t_s)
         .iter()
-        .any(|id| STATIC_IDS.contains(id))
+        .any(|id| ids::kind(id).detour_helps())
 }
 
 fn length(from: [f64; 3], via: &[[f64; 3]]) -> f64 {
