@@ -1,10 +1,8 @@
-//! MAVLink framing shared by both ends of alpha3's wire — the companion link (`alpha3-hil`) and
-//! the world's PX4-like endpoint (`alpha3-sim`). Sans-IO: a transport pushes bytes as they
-//! arrive, in any chunking, and takes out CRC-valid raw frames. Frame boundaries and CRCs are
-//! the `mavlink` crate's reader's, fed from an in-memory inbox; what a frame means (signature,
-//! payload) is each side's own business.
+//! Bytes in any chunking → CRC-valid raw frames. Frame boundaries and CRCs are the `mavlink`
+//! crate's reader's, fed from an in-memory inbox; what a frame means (signature, payload) is
+//! each side's own business.
 
-use mavlink::dialects::ardupilotmega::MavMessage;
+use crate::dialect::MavMessage;
 use mavlink::error::MessageReadError;
 use mavlink::{MAVLinkMessageRaw, MavHeader, MavlinkReader, MavlinkVersion};
 use std::io::{self, Read};
@@ -123,7 +121,7 @@ impl RawFrames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mavlink::dialects::ardupilotmega::ATTITUDE_DATA;
+    use crate::dialect::mav::ATTITUDE_DATA;
 
     fn frame(version: MavlinkVersion, seq: u8) -> Vec<u8> {
         let header = MavHeader {
