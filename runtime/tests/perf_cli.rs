@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use alpha3_test_support::require_or_skip;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -104,29 +105,6 @@ fn a_missing_model_is_a_clear_error() {
     assert!(err.contains("/nonexistent/model.gguf"), "{err}");
 }
 
-fn model_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from)
-        && p.is_file()
-    {
-        return Some(p);
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/model-path.sh");
-    if let Ok(out) = Command::new(&script).output()
-        && out.status.success()
-    {
-        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the test model is missing in CI: set ALPHA3_MODEL or run scripts/setup.sh"
-    );
-    eprintln!("skipping: no test model (set ALPHA3_MODEL or run scripts/setup.sh)");
-    None
-}
-
 #[test]
 fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
     let Some(model) = model_path() else { return };
@@ -148,4 +126,16 @@ fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
         positive(&v, p);
     }
     assert!(v["llm"]["model"].as_str().is_some_and(|m| !m.is_empty()));
+}
+
+/// The test model, or `None` after [`require_or_skip`] (a failure under `CI=true`).
+fn model_path() -> Option<PathBuf> {
+    let found = alpha3_test_support::model_path();
+    if found.is_none() {
+        require_or_skip(
+            "test model",
+            "set ALPHA3_MODEL or run scripts/setup.sh (scripts/model-path.sh finds it)",
+        );
+    }
+    found
 }

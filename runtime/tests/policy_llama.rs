@@ -10,6 +10,7 @@ use alpha3::policy::llama::{LlamaGenerator, LlamaOptions, LlamaRequest};
 use alpha3::policy::synthetic::{first_context, next_situation};
 use alpha3::policy::{DecisionContext, LlmPolicy, Policy, bench};
 use alpha3_core::protocol::{Action, AgentTurn, agent_turn_schema, catalogue};
+use alpha3_test_support::require_or_skip;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,29 +18,6 @@ use tokio::time::Instant;
 
 /// One model test at a time within this binary: the machine has two cores.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn model_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from)
-        && p.is_file()
-    {
-        return Some(p);
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/model-path.sh");
-    if let Ok(out) = std::process::Command::new(&script).output()
-        && out.status.success()
-    {
-        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the test model is missing in CI: set ALPHA3_MODEL or run scripts/setup.sh"
-    );
-    eprintln!("skipping: no test model (set ALPHA3_MODEL or run scripts/setup.sh)");
-    None
-}
 
 fn policy(path: PathBuf) -> LlmPolicy<LlamaGenerator> {
     let g = LlamaGenerator::load(&LlamaOptions::for_model(path), &catalogue()).unwrap();
@@ -175,4 +153,16 @@ async fn a_missing_model_file_is_a_typed_error() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("/nonexistent/model.gguf"), "{err}");
+}
+
+/// The test model, or `None` after [`require_or_skip`] (a failure under `CI=true`).
+fn model_path() -> Option<PathBuf> {
+    let found = alpha3_test_support::model_path();
+    if found.is_none() {
+        require_or_skip(
+            "test model",
+            "set ALPHA3_MODEL or run scripts/setup.sh (scripts/model-path.sh finds it)",
+        );
+    }
+    found
 }

@@ -4,14 +4,11 @@
 
 use alpha3::agent::EpisodeSettings;
 use alpha3_core::config::Config;
-use std::path::{Path, PathBuf};
 
 /// Scripted decisions before a fault or stall starts (take off, fly the first legs).
 pub const GOOD_DECISIONS: usize = 1;
 
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+pub use alpha3_test_support::root;
 
 pub fn config() -> Config {
     Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())
