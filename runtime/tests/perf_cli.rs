@@ -4,9 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use alpha3_test_support::require_or_skip;
+use alpha3_test_support::test_model;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn alpha3() -> Command {
@@ -107,7 +106,7 @@ fn a_missing_model_is_a_clear_error() {
 
 #[test]
 fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
-    let Some(model) = model_path() else { return };
+    let Some(model) = test_model() else { return };
     let out = alpha3()
         .args(["perf", "--quick", "--json", "--model"])
         .arg(&model)
@@ -126,16 +125,4 @@ fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
         positive(&v, p);
     }
     assert!(v["llm"]["model"].as_str().is_some_and(|m| !m.is_empty()));
-}
-
-/// The test model, or `None` after [`require_or_skip`] (a failure under `CI=true`).
-fn model_path() -> Option<PathBuf> {
-    let found = alpha3_test_support::model_path();
-    if found.is_none() {
-        require_or_skip(
-            "test model",
-            "set ALPHA3_MODEL or run scripts/setup.sh (scripts/model-path.sh finds it)",
-        );
-    }
-    found
 }

@@ -10,7 +10,7 @@ use alpha3::policy::llama::{LlamaGenerator, LlamaOptions, LlamaRequest};
 use alpha3::policy::synthetic::{first_context, next_situation};
 use alpha3::policy::{DecisionContext, LlmPolicy, Policy, bench};
 use alpha3_core::protocol::{Action, AgentTurn, agent_turn_schema, catalogue};
-use alpha3_test_support::require_or_skip;
+use alpha3_test_support::test_model;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -61,7 +61,7 @@ fn contexts() -> Vec<DecisionContext> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn the_test_model_answers_schema_valid_turns() {
     let _g = SERIAL.lock().await;
-    let Some(path) = model_path() else { return };
+    let Some(path) = test_model() else { return };
     let mut p = policy(path);
     let strict = jsonschema::validator_for(&agent_turn_schema(&catalogue())).unwrap();
     let names: Vec<&str> = catalogue().iter().map(|t| t.name).collect();
@@ -94,7 +94,7 @@ async fn the_test_model_answers_schema_valid_turns() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn each_turn_evaluates_only_its_new_tokens() {
     let _g = SERIAL.lock().await;
-    let Some(path) = model_path() else { return };
+    let Some(path) = test_model() else { return };
     let mut p = policy(path.clone());
     let (decisions, wall_s) = bench::episode(&mut p, 4).await;
     eprintln!("4 turns in {wall_s:.2} s");
@@ -153,16 +153,4 @@ async fn a_missing_model_file_is_a_typed_error() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("/nonexistent/model.gguf"), "{err}");
-}
-
-/// The test model, or `None` after [`require_or_skip`] (a failure under `CI=true`).
-fn model_path() -> Option<PathBuf> {
-    let found = alpha3_test_support::model_path();
-    if found.is_none() {
-        require_or_skip(
-            "test model",
-            "set ALPHA3_MODEL or run scripts/setup.sh (scripts/model-path.sh finds it)",
-        );
-    }
-    found
 }

@@ -11,7 +11,7 @@ use alpha3::policy::synthetic::{first_context, next_situation};
 use alpha3::policy::{LlmPolicy, Policy};
 use alpha3_core::config::OpenAiConfig;
 use alpha3_core::protocol::{Action, AgentTurn, agent_turn_schema, catalogue};
-use alpha3_test_support::{model_path, python_path, require_or_skip};
+use alpha3_test_support::{python_path, require_or_skip, test_model};
 use serde_json::json;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -114,13 +114,7 @@ fn turn(intent: &str, a: Action) -> AgentTurn {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_openai_compatible_server_gives_schema_valid_turns() {
-    let Some(model) = model_path() else {
-        require_or_skip(
-            "test model",
-            "ALPHA3_MODEL or scripts/model-path.sh (run scripts/setup.sh)",
-        );
-        return;
-    };
+    let Some(model) = test_model() else { return };
     let Some((_server, port)) = start_server(&model) else {
         return;
     };

@@ -7,5 +7,5 @@
 mod paths;
 mod skip;
 
-pub use paths::{model_path, python, python_path, root, shared_data, shared_file};
+pub use paths::{python, python_path, root, shared_data, shared_file, test_model};
 pub use skip::{in_ci, require_or_skip};

@@ -47,8 +47,20 @@ pub fn shared_file(rel: &str) -> Option<PathBuf> {
 }
 
 /// The test model: `$ALPHA3_MODEL` when it names a file, else what `scripts/model-path.sh`
-/// prints (the model `scripts/setup.sh` fetched), if that is a file.
-pub fn model_path() -> Option<PathBuf> {
+/// prints (the model `scripts/setup.sh` fetched), if that is a file. `None` after
+/// [`require_or_skip`] (a failure under `CI=true`).
+pub fn test_model() -> Option<PathBuf> {
+    let found = model_path();
+    if found.is_none() {
+        require_or_skip(
+            "test model",
+            "set ALPHA3_MODEL or run scripts/setup.sh (scripts/model-path.sh finds it)",
+        );
+    }
+    found
+}
+
+fn model_path() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from)
         && p.is_file()
     {
