@@ -39,6 +39,16 @@ pub fn write_scenario(dir: &Path) -> PathBuf {
     path
 }
 
+/// Suite scenario 0 with the vehicle on the ground, as a file.
+pub fn ground_scenario(dir: &Path) -> PathBuf {
+    let src = root().join("configs/scenarios/sc-0000.json");
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    s["spawn"]["xyz"][2] = Value::from(0.0);
+    let path = dir.join("ground.json");
+    std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
+    path
+}
+
 /// `configs/alpha3.toml` with the link on `udpin:127.0.0.1:PORT`, short link timeouts and the
 /// scripted policy.
 pub fn write_config(dir: &Path, port: u16, extra_link: &str) -> PathBuf {
