@@ -21,14 +21,10 @@ use alpha3_core::gate::GateContext;
 use alpha3_core::record::{Event, RecordLine};
 use alpha3_sim::scenario::{parse_scenario, sensor_names};
 use alpha3_sim::{World, WorldOptions};
+use alpha3_test_support::root;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 const SCENARIOS: usize = 50;
-
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Hostile {

@@ -11,8 +11,7 @@ mod sitl_support;
 
 use ardupilot_support::{Sitl, SitlOptions, sitl_build};
 use serde_json::Value;
-use sitl_support::{alpha3, python, root};
-use std::path::{Path, PathBuf};
+use sitl_support::{alpha3, ground_scenario, python, root};
 use std::process::Stdio;
 
 /// sim-vehicle instance: sends to 127.0.0.1:14660 + 31.
@@ -20,16 +19,6 @@ const SIM_INSTANCE: u16 = 31;
 /// Real SITL instance (TCP 5780) and its companion port; instance 0 is start_sitl.sh's.
 const SITL_INSTANCE: u8 = 2;
 const SITL_PORT: u16 = 14672;
-
-/// Suite scenario 0 with the vehicle on the ground, as a file.
-fn ground_scenario(dir: &Path) -> PathBuf {
-    let src = root().join("configs/scenarios/sc-0000.json");
-    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
-    s["spawn"]["xyz"][2] = Value::from(0.0);
-    let path = dir.join("ground.json");
-    std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
-    path
-}
 
 /// Runs the script against the vehicle sending to `port`; its JSON summary.
 fn conformance(port: u16) -> (bool, Value) {

@@ -13,11 +13,7 @@ use alpha3_core::record::Event;
 use alpha3_sim::evaluator::MissionReport;
 use alpha3_sim::scenario::parse_scenario;
 use alpha3_sim::{World, WorldOptions};
-use std::path::Path;
-
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
+use alpha3_test_support::root;
 
 struct Flown {
     out: EpisodeOutcome,

@@ -4,8 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+use alpha3_test_support::test_model;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn alpha3() -> Command {
@@ -104,32 +104,9 @@ fn a_missing_model_is_a_clear_error() {
     assert!(err.contains("/nonexistent/model.gguf"), "{err}");
 }
 
-fn model_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from)
-        && p.is_file()
-    {
-        return Some(p);
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/model-path.sh");
-    if let Ok(out) = Command::new(&script).output()
-        && out.status.success()
-    {
-        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the test model is missing in CI: set ALPHA3_MODEL or run scripts/setup.sh"
-    );
-    eprintln!("skipping: no test model (set ALPHA3_MODEL or run scripts/setup.sh)");
-    None
-}
-
 #[test]
 fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
-    let Some(model) = model_path() else { return };
+    let Some(model) = test_model() else { return };
     let out = alpha3()
         .args(["perf", "--quick", "--json", "--model"])
         .arg(&model)

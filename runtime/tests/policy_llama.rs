@@ -10,6 +10,7 @@ use alpha3::policy::llama::{LlamaGenerator, LlamaOptions, LlamaRequest};
 use alpha3::policy::synthetic::{first_context, next_situation};
 use alpha3::policy::{DecisionContext, LlmPolicy, Policy, bench};
 use alpha3_core::protocol::{Action, AgentTurn, agent_turn_schema, catalogue};
+use alpha3_test_support::test_model;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,29 +18,6 @@ use tokio::time::Instant;
 
 /// One model test at a time within this binary: the machine has two cores.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn model_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from)
-        && p.is_file()
-    {
-        return Some(p);
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/model-path.sh");
-    if let Ok(out) = std::process::Command::new(&script).output()
-        && out.status.success()
-    {
-        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the test model is missing in CI: set ALPHA3_MODEL or run scripts/setup.sh"
-    );
-    eprintln!("skipping: no test model (set ALPHA3_MODEL or run scripts/setup.sh)");
-    None
-}
 
 fn policy(path: PathBuf) -> LlmPolicy<LlamaGenerator> {
     let g = LlamaGenerator::load(&LlamaOptions::for_model(path), &catalogue()).unwrap();
@@ -83,7 +61,7 @@ fn contexts() -> Vec<DecisionContext> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn the_test_model_answers_schema_valid_turns() {
     let _g = SERIAL.lock().await;
-    let Some(path) = model_path() else { return };
+    let Some(path) = test_model() else { return };
     let mut p = policy(path);
     let strict = jsonschema::validator_for(&agent_turn_schema(&catalogue())).unwrap();
     let names: Vec<&str> = catalogue().iter().map(|t| t.name).collect();
@@ -116,7 +94,7 @@ async fn the_test_model_answers_schema_valid_turns() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn each_turn_evaluates_only_its_new_tokens() {
     let _g = SERIAL.lock().await;
-    let Some(path) = model_path() else { return };
+    let Some(path) = test_model() else { return };
     let mut p = policy(path.clone());
     let (decisions, wall_s) = bench::episode(&mut p, 4).await;
     eprintln!("4 turns in {wall_s:.2} s");

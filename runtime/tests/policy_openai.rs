@@ -11,6 +11,7 @@ use alpha3::policy::synthetic::{first_context, next_situation};
 use alpha3::policy::{LlmPolicy, Policy};
 use alpha3_core::config::OpenAiConfig;
 use alpha3_core::protocol::{Action, AgentTurn, agent_turn_schema, catalogue};
+use alpha3_test_support::{python_path, require_or_skip, test_model};
 use serde_json::json;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -18,39 +19,6 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use tokio::time::Instant;
-
-fn in_ci() -> bool {
-    std::env::var("CI").as_deref() == Ok("true")
-}
-
-fn skip(why: &str) {
-    assert!(!in_ci(), "{why} (required in CI: run scripts/setup.sh)");
-    eprintln!("skipping: {why}");
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn model_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ALPHA3_MODEL").map(PathBuf::from)
-        && p.is_file()
-    {
-        return Some(p);
-    }
-    let out = Command::new(root().join("scripts/model-path.sh"))
-        .output()
-        .ok()?;
-    let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    (out.status.success() && p.is_file()).then_some(p)
-}
-
-fn python() -> PathBuf {
-    std::env::var_os("ALPHA3_PYTHON")
-        .map(PathBuf::from)
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| root().join(".venv/bin/python"))
-}
 
 /// The server process; killed (and reaped) when dropped, whatever the test's outcome.
 struct Server(Child);
@@ -84,15 +52,15 @@ fn get(port: u16, path: &str) -> Option<String> {
 }
 
 fn start_server(model: &PathBuf) -> Option<(Server, u16)> {
-    let py = python();
+    let py = python_path();
     let probe = Command::new(&py)
         .args(["-c", "import llama_cpp.server"])
         .output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        skip(&format!(
-            "llama-cpp-python's server is not installed for {}",
-            py.display()
-        ));
+        require_or_skip(
+            "llama-cpp-python's server",
+            &format!("not installed for {} (run scripts/setup.sh)", py.display()),
+        );
         return None;
     }
     let port = free_port();
@@ -146,10 +114,7 @@ fn turn(intent: &str, a: Action) -> AgentTurn {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_openai_compatible_server_gives_schema_valid_turns() {
-    let Some(model) = model_path() else {
-        skip("no test model (ALPHA3_MODEL or scripts/model-path.sh)");
-        return;
-    };
+    let Some(model) = test_model() else { return };
     let Some((_server, port)) = start_server(&model) else {
         return;
     };

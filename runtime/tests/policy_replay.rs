@@ -6,19 +6,13 @@ use alpha3::policy::replay::ReplayPolicy;
 use alpha3::policy::synthetic::first_context;
 use alpha3::policy::{GenerationFailure, Policy};
 use alpha3_core::episode::{Episode, Speaker};
+use alpha3_test_support::shared_file;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::time::Instant;
 
 fn episode_path() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data/alphabench/eval_runs/openai/gpt-4.1-mini/uav/sc-0000-ep-00.json");
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipping: published episode {} is absent", p.display());
-        None
-    }
+    shared_file("alphabench/eval_runs/openai/gpt-4.1-mini/uav/sc-0000-ep-00.json")
 }
 
 #[tokio::test]

@@ -28,8 +28,9 @@ use alpha3_core::scenario::Scenario;
 use alpha3_core::score::episode_from_record;
 use alpha3_sim::scenario::suite_scenario;
 use alpha3_sim::{World, WorldOptions};
+use alpha3_test_support::root;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `(event kind, field)`: what may differ between two runs of the same episode.
 /// - `generation.latency_ms`, `generation.ttft_ms`: wall-clock time of a model call;
@@ -39,10 +40,6 @@ const LEGITIMATE: [(&str, &str); 3] = [
     ("generation", "ttft_ms"),
     ("header", "policy"),
 ];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn config() -> Config {
     Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())

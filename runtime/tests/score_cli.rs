@@ -4,8 +4,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+use alpha3_test_support::shared_data;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// The published CSV header, which `leaderboard.csv` must reproduce column for column.
@@ -22,17 +23,6 @@ fn score(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).to_string(),
         String::from_utf8_lossy(&out.stderr).to_string(),
     )
-}
-
-/// `../shared/data`, or `None` with the reason printed (as `alpha3_tests::shared_data`).
-fn shared_data() -> Option<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if d.is_dir() {
-        Some(d)
-    } else {
-        eprintln!("skipping: reference data not found at {}", d.display());
-        None
-    }
 }
 
 /// A small valid episode: 4 alternating turns, one monitoring action per agent turn.

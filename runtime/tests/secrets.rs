@@ -21,6 +21,7 @@ use alpha3_core::gate::GateContext;
 use alpha3_core::protocol::catalogue;
 use alpha3_sim::scenario::parse_scenario;
 use alpha3_sim::{World, WorldOptions};
+use alpha3_test_support::root;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -29,10 +30,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 const KEY: &str = "sk-alpha3-SECRET-7f3a9c1e5b2d4086";
-
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
 
 /// Everything the tracing subscriber writes.
 #[derive(Clone, Default)]

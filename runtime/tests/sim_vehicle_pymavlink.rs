@@ -7,23 +7,12 @@
 mod sitl_support;
 
 use serde_json::Value;
-use sitl_support::{alpha3, python, root};
-use std::path::{Path, PathBuf};
+use sitl_support::{alpha3, ground_scenario, python, root};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// SITL instance for this test: companion port 14587, sends from 14627 and 18617.
 const INSTANCE: u16 = 47;
-
-/// Suite scenario 0 with the vehicle on the ground, as a file.
-fn ground_scenario(dir: &Path) -> PathBuf {
-    let src = root().join("configs/scenarios/sc-0000.json");
-    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
-    s["spawn"]["xyz"][2] = Value::from(0.0);
-    let path = dir.join("ground.json");
-    std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
-    path
-}
 
 #[test]
 fn pymavlink_flies_the_sim_vehicle_as_it_would_px4_sitl() {

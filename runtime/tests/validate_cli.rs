@@ -3,25 +3,12 @@
 
 #![allow(clippy::unwrap_used)]
 
+use alpha3_test_support::{root, shared_data};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn alpha3() -> Command {
     Command::new(env!("CARGO_BIN_EXE_alpha3"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn shared() -> Option<PathBuf> {
-    let d = root().join("../shared/data");
-    if d.is_dir() {
-        Some(d)
-    } else {
-        eprintln!("skipping: {} not found", d.display());
-        None
-    }
 }
 
 fn run(args: &[&Path]) -> (i32, String) {
@@ -33,7 +20,7 @@ fn run(args: &[&Path]) -> (i32, String) {
 
 #[test]
 fn published_episodes_and_the_uavbench_scenario_are_valid() {
-    let Some(data) = shared() else { return };
+    let Some(data) = shared_data() else { return };
     let (code, text) = run(&[&data.join("alphabench/eval_runs"), &data.join("uavbench")]);
     assert_eq!(code, 0, "{text}");
     assert!(
@@ -54,7 +41,7 @@ fn corrupt(
     name: &str,
     edit: impl FnOnce(&mut serde_json::Value) -> Option<String>,
 ) -> Option<(i32, String, PathBuf)> {
-    let data = shared()?;
+    let data = shared_data()?;
     let src = data.join("alphabench/eval_runs/openai/gpt-4.1-mini/uav/sc-0000-ep-00.json");
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();

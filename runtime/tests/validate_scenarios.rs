@@ -5,16 +5,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+use alpha3_test_support::{root, shared_file};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn alpha3() -> Command {
     Command::new(env!("CARGO_BIN_EXE_alpha3"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn shipped() -> Value {
@@ -170,12 +167,9 @@ fn the_shipped_scenarios_and_the_uavbench_example_still_pass() {
     let (code, out) = validate(&root().join("configs/scenarios"));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("50 file(s) checked, 50 valid"), "{out}");
-    let example = root().join("../shared/data/uavbench/example-scenario.json");
-    if example.is_file() {
+    if let Some(example) = shared_file("uavbench/example-scenario.json") {
         let (code, out) = validate(&example);
         assert_eq!(code, 0, "{out}");
-    } else {
-        eprintln!("skipping: {} not found", example.display());
     }
 }
 

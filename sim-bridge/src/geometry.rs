@@ -1,26 +1,14 @@
 //! Plane geometry of the scenario's areas, in the world's own words: the truth monitor and the
 //! generator use it, independently of the gate's checks.
 
-use alpha3_core::airspace::Area;
+use alpha3_core::airspace::{Area, polygon_contains};
 use alpha3_core::frames::Enu;
 
-/// Whether `p` lies inside the simple polygon `points` (ray casting; the boundary counts as
-/// inside within rounding).
+/// Whether `p` lies inside the simple polygon `points` or on its boundary: the even-odd test
+/// ([`polygon_contains`]), or within 1e-9 m of an edge by [`distance_to_polygon_edges`]. The
+/// world's boundary is tighter than the scorer's ([`alpha3_core::airspace::polygon_covers`]).
 pub fn point_in_polygon(p: [f64; 2], points: &[[f64; 2]]) -> bool {
-    let mut inside = false;
-    let n = points.len();
-    let mut j = n.wrapping_sub(1);
-    for i in 0..n {
-        let (a, b) = (points[i], points[j]);
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1]);
-            if p[0] < x {
-                inside = !inside;
-            }
-        }
-        j = i;
-    }
-    inside || distance_to_polygon_edges(p, points) < 1e-9
+    polygon_contains(points, p) || distance_to_polygon_edges(p, points) < 1e-9
 }
 
 /// Distance from `p` to the segment `a`–`b`.

@@ -12,11 +12,7 @@ use alpha3_sim::scenario::{ScenarioSummary, read_scenario, zone_lines};
 use alpha3_sim::{World, WorldOptions};
 
 fn example() -> Option<alpha3_core::scenario::Scenario> {
-    let path = common::example_path();
-    if !path.exists() {
-        println!("skipped: {} is absent", path.display());
-        return None;
-    }
+    let path = common::example_path()?;
     Some(read_scenario(&path).unwrap())
 }
 

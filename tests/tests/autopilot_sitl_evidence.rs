@@ -14,13 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-fn in_ci() -> bool {
-    std::env::var("CI").as_deref() == Ok("true")
-}
-
 fn skip(why: &str) {
-    assert!(!in_ci(), "{why} (required in CI)");
-    eprintln!("skipping: {why}");
+    alpha3_test_support::require_or_skip("autopilot SITL", why);
 }
 
 /// A build under `$VAR`, else `~/.cache/<dir>`, at `rel`.

@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used)]
 
 use alpha3_core::episode::Episode;
-use alpha3_tests::{json_files, shared_data};
+use alpha3_test_support::shared_data;
+use alpha3_tests::json_files;
 use serde_json::Value;
 
 #[test]

@@ -4,13 +4,13 @@
 #![allow(clippy::unwrap_used)]
 
 use alpha3_core::schema::{all_schemas, render};
-use alpha3_tests::project_root;
+use alpha3_test_support::root;
 
 const REGENERATE: &str = "ALPHA3_BLESS=1 cargo nextest run -p alpha3-tests --test schema_current";
 
 #[test]
 fn checked_in_schemas_are_current() {
-    let dir = project_root().join("configs/schema");
+    let dir = root().join("configs/schema");
     let bless = std::env::var_os("ALPHA3_BLESS").is_some();
     let mut stale = Vec::new();
     let expected: Vec<_> = all_schemas();

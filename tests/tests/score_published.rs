@@ -28,7 +28,8 @@
 
 use alpha3_core::episode::Episode;
 use alpha3_core::score::{EpisodeEval, RunSummary, ScoreOptions, Scorer, aggregate};
-use alpha3_tests::{json_files, shared_data};
+use alpha3_test_support::shared_data;
+use alpha3_tests::json_files;
 use std::collections::HashMap;
 use std::path::Path;
 

@@ -2,9 +2,11 @@
 //! no-fly zones with floor and ceiling (static or moving). Coordinates are local metres (x east,
 //! y north). Fields we do not model are kept in `extra` so files round-trip.
 
+mod containment;
 mod polygon;
 
-pub use polygon::{MIN_POLYGON_AREA_M2, polygon_contains, polygon_problem};
+pub use containment::{COVER_TOLERANCE, polygon_contains, polygon_covers};
+pub use polygon::{MIN_POLYGON_AREA_M2, polygon_problem};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -126,22 +126,6 @@ pub fn polygon_problem(points: &[P]) -> Option<String> {
     })
 }
 
-/// Even-odd test: whether `x` is inside the ring `points`. Points on an edge may go either way.
-pub fn polygon_contains(points: &[P], x: P) -> bool {
-    let n = points.len();
-    let mut inside = false;
-    for i in 0..n {
-        let (p, q) = (points[i], points[(i + 1) % n]);
-        if (p[1] > x[1]) != (q[1] > x[1]) {
-            let x_cross = p[0] + (x[1] - p[1]) / (q[1] - p[1]) * (q[0] - p[0]);
-            if x[0] < x_cross {
-                inside = !inside;
-            }
-        }
-    }
-    inside
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,12 +199,5 @@ mod tests {
     fn non_finite_and_short_rings_are_refused() {
         assert!(polygon_problem(&[[0.0, 0.0], [1.0, 0.0]]).is_some());
         assert!(polygon_problem(&[[0.0, 0.0], [f64::NAN, 0.0], [0.0, 1.0]]).is_some());
-    }
-
-    #[test]
-    fn containment_is_even_odd() {
-        assert!(polygon_contains(&SQUARE, [50.0, 50.0]));
-        assert!(!polygon_contains(&SQUARE, [150.0, 50.0]));
-        assert!(!polygon_contains(&SQUARE, [50.0, -1.0]));
     }
 }

@@ -4,6 +4,7 @@
 use super::geometry::{
     Radius, Seg, Span, V2, linear_le0, point_edge_distance, segment_edge_distance,
 };
+use crate::airspace::polygon_contains;
 
 /// A simple polygon with its bounding box (a cheap first test).
 #[derive(Debug, Clone, PartialEq)]
@@ -35,19 +36,10 @@ impl Polygon {
         (0..n).map(move |i| (self.points[i], self.points[(i + 1) % n]))
     }
 
-    /// Even-odd crossing test. Points on an edge may go either way; callers only rely on it away
-    /// from the boundary.
+    /// Even-odd crossing test ([`polygon_contains`]). Points on an edge may go either way;
+    /// callers only rely on it away from the boundary.
     fn contains(&self, x: V2) -> bool {
-        let mut inside = false;
-        for (p, q) in self.edges() {
-            if (p.y > x.y) != (q.y > x.y) {
-                let x_cross = p.x + (x.y - p.y) / (q.y - p.y) * (q.x - p.x);
-                if x.x < x_cross {
-                    inside = !inside;
-                }
-            }
-        }
-        inside
+        polygon_contains(&self.points, [x.x, x.y])
     }
 
     fn boundary_distance(&self, x: V2) -> f64 {

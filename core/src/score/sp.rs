@@ -13,7 +13,7 @@
 //! Closed loop: the violations the world observed in the truth trace, and the truth battery.
 
 use super::evidence::ClosedLoop;
-use crate::airspace::Area;
+use crate::airspace::{Area, polygon_covers};
 use crate::episode::{Episode, WorldState};
 use serde::Serialize;
 use serde_json::Value;
@@ -228,7 +228,7 @@ fn fix_of(v: &Value) -> Option<Fix> {
 /// Whether `area` contains `f`; `None` when it cannot be told (a moving zone at an unknown time).
 fn contains(area: &Area, f: &Fix) -> Option<bool> {
     match area {
-        Area::Polygon { points, .. } => Some(in_polygon(points, f.x, f.y)),
+        Area::Polygon { points, .. } => Some(polygon_covers(points, [f.x, f.y])),
         Area::Circle {
             center, radius_m, ..
         } => Some((f.x - center[0]).hypot(f.y - center[1]) <= *radius_m),
@@ -251,36 +251,6 @@ fn contains(area: &Area, f: &Fix) -> Option<bool> {
             Some(inside && f.z >= *floor_m && f.z <= *ceiling_m)
         }
     }
-}
-
-/// Point in polygon by ray casting; a point on the boundary is inside.
-fn in_polygon(points: &[[f64; 2]], x: f64, y: f64) -> bool {
-    let n = points.len();
-    if n < 3 {
-        return false;
-    }
-    let mut inside = false;
-    for i in 0..n {
-        let [x1, y1] = points[i];
-        let [x2, y2] = points[(i + 1) % n];
-        if on_segment([x1, y1], [x2, y2], x, y) {
-            return true;
-        }
-        if (y1 > y) != (y2 > y) && x < (x2 - x1) * (y - y1) / (y2 - y1) + x1 {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
-fn on_segment(a: [f64; 2], b: [f64; 2], x: f64, y: f64) -> bool {
-    const EPS: f64 = 1e-6;
-    let cross = (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]);
-    let within = x >= a[0].min(b[0]) - EPS
-        && x <= a[0].max(b[0]) + EPS
-        && y >= a[1].min(b[1]) - EPS
-        && y <= a[1].max(b[1]) + EPS;
-    within && cross.abs() <= EPS * (1.0 + (b[0] - a[0]).hypot(b[1] - a[1]))
 }
 
 #[cfg(test)]
@@ -414,11 +384,11 @@ mod tests {
     #[test]
     fn polygon_boundaries_are_inside() {
         let square = [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
-        assert!(in_polygon(&square, 5.0, 5.0));
-        assert!(in_polygon(&square, 0.0, 0.0));
-        assert!(in_polygon(&square, 10.0, 5.0));
-        assert!(!in_polygon(&square, 10.1, 5.0));
-        assert!(!in_polygon(&square[..2], 1.0, 0.0));
+        assert!(polygon_covers(&square, [5.0, 5.0]));
+        assert!(polygon_covers(&square, [0.0, 0.0]));
+        assert!(polygon_covers(&square, [10.0, 5.0]));
+        assert!(!polygon_covers(&square, [10.1, 5.0]));
+        assert!(!polygon_covers(&square[..2], [1.0, 0.0]));
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! parameters as C-cast floats under 4.7's names (older names read as fallbacks), and nothing
 //! streamed to a new link until asked.
 
+use super::failsafe_param::{FailsafeParam, OffWhen};
 use crate::dialect::id;
-use crate::preflight::{FailsafeParam, OffWhen};
 use alpha3_core::snapshot::FlightMode;
 
 pub const STABILIZE: u32 = 0;

@@ -4,15 +4,16 @@
 //! guessed from behaviour.
 
 pub mod ardupilot;
+pub mod failsafe_param;
 pub mod px4;
 
 pub use ardupilot::copter_mode;
+pub use failsafe_param::{FailsafeParam, OffWhen};
 pub use px4::{px4_custom_mode, px4_mode};
 
 use crate::dialect::mav::MavAutopilot;
 use crate::error::HilError;
 use crate::param::ParamEncoding;
-use crate::preflight::FailsafeParam;
 use alpha3_core::config::AutopilotKind;
 use alpha3_core::snapshot::FlightMode;
 

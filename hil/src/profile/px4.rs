@@ -1,7 +1,7 @@
 //! PX4: custom_mode = main << 16 | sub << 24, INT32 parameters byte-wise, its failsafes.
 
+use super::failsafe_param::{FailsafeParam, OffWhen};
 use crate::dialect::id;
-use crate::preflight::{FailsafeParam, OffWhen};
 use alpha3_core::snapshot::FlightMode;
 
 pub use alpha3_core::px4_modes::*;

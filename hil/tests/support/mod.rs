@@ -26,18 +26,7 @@ pub fn test_config() -> SessionConfig {
     c
 }
 
-/// The project's Python with pymavlink (scripts/setup.sh makes it).
-pub fn python() -> PathBuf {
-    let p = std::env::var_os("ALPHA3_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"));
-    assert!(
-        p.exists(),
-        "no Python at {} — run scripts/setup.sh (it installs pymavlink into .venv)",
-        p.display()
-    );
-    p
-}
+pub use alpha3_test_support::python;
 
 pub fn script(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

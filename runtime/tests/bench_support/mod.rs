@@ -6,9 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+pub use alpha3_test_support::root;
 
 /// Writes a scripted-only suite over the first `scenarios` suite scenarios × `seeds` into
 /// `dir/suite.toml` (absolute paths, so the suite file can live anywhere).

@@ -6,14 +6,11 @@ use alpha3::episode_setup::{EpisodeSettings, profile_for_scenario};
 use alpha3::policy::{EpisodeBrief, Policy, from_config};
 use alpha3_core::config::Config;
 use alpha3_core::scenario::Scenario;
-use std::path::{Path, PathBuf};
 
 /// Scripted decisions before a fault or stall starts (take off, fly the first legs).
 pub const GOOD_DECISIONS: usize = 1;
 
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+pub use alpha3_test_support::root;
 
 pub fn config() -> Config {
     Config::from_toml(&std::fs::read_to_string(root().join("configs/alpha3.toml")).unwrap())

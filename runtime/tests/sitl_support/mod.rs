@@ -9,9 +9,7 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-pub fn root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
+pub use alpha3_test_support::{python, root};
 
 pub fn free_udp_port() -> u16 {
     let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
@@ -38,6 +36,16 @@ pub fn write_scenario(dir: &Path) -> PathBuf {
         serde_json::to_string_pretty(&short_scenario()).unwrap(),
     )
     .unwrap();
+    path
+}
+
+/// Suite scenario 0 with the vehicle on the ground, as a file.
+pub fn ground_scenario(dir: &Path) -> PathBuf {
+    let src = root().join("configs/scenarios/sc-0000.json");
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    s["spawn"]["xyz"][2] = Value::from(0.0);
+    let path = dir.join("ground.json");
+    std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
     path
 }
 
@@ -100,11 +108,6 @@ pub async fn vehicle_to(remote: std::net::SocketAddr, seed: u64) -> Endpoint {
     Endpoint::spawn(world, options).await.unwrap()
 }
 
-/// Whether this is CI's run: there a missing peer or build fails the test instead of skipping it.
-pub fn in_ci() -> bool {
-    std::env::var("CI").as_deref() == Ok("true")
-}
-
 /// The PX4 SITL install (`$PX4_SITL_HOME`, default `~/.cache/px4-sitl`, as `scripts/test.sh`
 /// builds it), or `None` after printing why `what` skips — a failure under `CI=true`.
 pub fn px4_build(what: &str) -> Option<PathBuf> {
@@ -114,9 +117,10 @@ pub fn px4_build(what: &str) -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/px4-sitl")));
     let found = dir.filter(|d| alpha3::sitl::px4::Px4Install::at(d).is_ok());
     if found.is_none() {
-        let why = "no PX4 SITL build (run scripts/px4-sitl.sh, or set PX4_SITL_HOME)";
-        assert!(!in_ci(), "{why}: required in CI");
-        eprintln!("skipping {what}: {why}");
+        alpha3_test_support::require_or_skip(
+            &format!("PX4 SITL build for {what}"),
+            "run scripts/px4-sitl.sh, or set PX4_SITL_HOME",
+        );
     }
     found
 }
@@ -128,19 +132,6 @@ pub fn alpha3() -> std::process::Command {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_alpha3")));
     std::process::Command::new(bin)
-}
-
-/// The project's Python with pymavlink (scripts/setup.sh makes it).
-pub fn python() -> PathBuf {
-    let p = std::env::var_os("ALPHA3_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join(".venv/bin/python"));
-    assert!(
-        p.exists(),
-        "no Python at {} — run scripts/setup.sh (it installs pymavlink into .venv)",
-        p.display()
-    );
-    p
 }
 
 /// Reads a `.tlog` with pymavlink's log reader (hil/tests/py/read_tlog.py): message counts,

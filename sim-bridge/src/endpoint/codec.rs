@@ -6,13 +6,7 @@
 use alpha3_wire::RawFrames;
 use mavlink::{MAVLinkV2MessageRaw, MavHeader, Message};
 
-pub use mavlink::dialects::ardupilotmega as mav;
-
-/// Every message the endpoint sends or understands (ardupilotmega ⊃ common, PX4's dialect).
-pub type MavMessage = mav::MavMessage;
-
-/// `MAV_COMP_ID_AUTOPILOT1`: PX4's flight stack.
-pub const COMP_AUTOPILOT: u8 = 1;
+pub use alpha3_wire::dialect::{COMP_AUTOPILOT, MavMessage, mav};
 
 /// A frame that came in.
 #[derive(Debug, Clone)]

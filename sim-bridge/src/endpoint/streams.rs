@@ -4,23 +4,7 @@
 use super::options::StreamSet;
 use std::collections::BTreeMap;
 
-/// Message ids the endpoint can stream.
-pub mod id {
-    pub const HEARTBEAT: u32 = 0;
-    pub const SYS_STATUS: u32 = 1;
-    pub const GPS_RAW_INT: u32 = 24;
-    pub const ATTITUDE: u32 = 30;
-    pub const LOCAL_POSITION_NED: u32 = 32;
-    pub const GLOBAL_POSITION_INT: u32 = 33;
-    pub const VFR_HUD: u32 = 74;
-    pub const HIGHRES_IMU: u32 = 105;
-    pub const BATTERY_STATUS: u32 = 147;
-    pub const AUTOPILOT_VERSION: u32 = 148;
-    pub const EKF_STATUS_REPORT: u32 = 193;
-    pub const HOME_POSITION: u32 = 242;
-    pub const EXTENDED_SYS_STATE: u32 = 245;
-    pub const ODOMETRY: u32 = 331;
-}
+pub use alpha3_wire::dialect::id;
 
 /// Frames due at one tick beyond this are skipped (a stalled loop does not burst).
 const MAX_CATCH_UP: u32 = 4;

@@ -59,7 +59,7 @@ pub fn ideal_world(v: &Value) -> World {
     )
 }
 
-pub fn example_path() -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data/uavbench/example-scenario.json")
+/// The published UAVBench example, or `None` after `require_or_skip` (a failure in CI).
+pub fn example_path() -> Option<std::path::PathBuf> {
+    alpha3_test_support::shared_file("uavbench/example-scenario.json")
 }

@@ -1,5 +1,5 @@
 //! Shared by the loopback, impairment and sim-vehicle tests: a ground-start world, an endpoint
-//! on a given transport, hil session settings, socat pty pairs, the project's Python, waits.
+//! on a given transport, hil session settings, socat pty pairs, waits.
 #![allow(dead_code, unused_imports)] // each test binary uses a part
 
 use alpha3_hil::session::SessionConfig;
@@ -51,14 +51,6 @@ pub fn session_config() -> SessionConfig {
         arm_interval_ms: 500,
         ..SessionConfig::default()
     }
-}
-
-/// The project's Python with pymavlink (scripts/setup.sh makes it), if there is one.
-pub fn python() -> Option<PathBuf> {
-    let p = std::env::var_os("ALPHA3_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"));
-    p.exists().then_some(p)
 }
 
 pub fn script(name: &str) -> PathBuf {
