@@ -17,12 +17,18 @@
 //! An episode that ends without success with the vehicle in the air hands it to the failsafe,
 //! which brings it down before the termination is recorded (`handover`).
 
+mod advance;
+mod agent_turn;
 pub mod anchor;
+mod decide;
 mod episode;
 mod execute;
+mod failsafe_step;
+mod flight;
 mod handover;
 mod linked;
 pub mod onboard;
+mod stop;
 mod surroundings;
 mod traffic;
 

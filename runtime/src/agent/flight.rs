@@ -1,0 +1,47 @@
+//! What every part of an episode that lets time run shares: the vehicle with its surroundings,
+//! the gate's context, the record, and the loop's own memory (watchdog, link monitor, the
+//! gate's state, the return under way, the copy of other aircraft's plans).
+
+use super::surroundings::Surroundings;
+use super::traffic::PlansCopy;
+use crate::recorder::Recorder;
+use alpha3_core::command::Command;
+use alpha3_core::failsafe::Watchdog;
+use alpha3_core::gate::{GateContext, GateState};
+use alpha3_core::link::LinkMonitor;
+use alpha3_core::protocol::ToolSpec;
+use alpha3_core::vehicle::VehicleLink;
+
+/// One episode in flight.
+pub(super) struct Flight<'a, V: VehicleLink + Surroundings> {
+    pub(super) side: &'a mut V,
+    pub(super) gate: &'a mut GateContext,
+    pub(super) recorder: &'a mut Recorder,
+    /// What the gate remembers between the agent's commands (rate, cruise speed).
+    pub(super) gate_state: GateState,
+    pub(super) catalogue: Vec<ToolSpec>,
+    pub(super) watchdog: Watchdog,
+    pub(super) monitor: LinkMonitor,
+    /// Truth and link sampling interval, milliseconds.
+    pub(super) interval_ms: u64,
+    /// Violations of the world already written to the record.
+    pub(super) reported: usize,
+    /// The return the watchdog's ladder flies (home, or a landing at a site), while it does.
+    pub(super) return_to: Option<Command>,
+    /// When the gate's copy of other aircraft's plans was fetched.
+    pub(super) plans: PlansCopy,
+}
+
+impl<V: VehicleLink + Surroundings> Flight<'_, V> {
+    /// Gives the gate other aircraft's intent as of now, whenever its copy went stale (see
+    /// [`PlansCopy`]): a copy kept for a whole turn would let the gate approve a leg next to a
+    /// swarm member that has since stopped on it.
+    pub(super) fn refresh_plans(&mut self) {
+        let world = self.side.world();
+        let now = self.side.now_ms();
+        self.plans
+            .refresh(self.gate, world.traffic_revision(), now, || {
+                crate::episode_setup::known_plans(world)
+            });
+    }
+}
