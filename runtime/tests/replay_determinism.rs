@@ -56,7 +56,7 @@ fn scripted(scenario: &Scenario) -> Box<dyn Policy> {
         settings: &settings,
         vehicle: &vehicle,
     };
-    from_config(config.policy.as_ref().unwrap(), &root(), Some(&brief)).unwrap()
+    from_config(config.policy.as_ref().unwrap(), root(), Some(&brief)).unwrap()
 }
 
 /// Flies `policy` on `scenario` with `seed`, writing the record to `path` (header first).

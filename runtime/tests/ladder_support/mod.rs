@@ -37,5 +37,5 @@ pub fn scripted_agent(scenario: &Scenario) -> Box<dyn Policy> {
         settings: &settings,
         vehicle: &vehicle,
     };
-    from_config(config.policy.as_ref().unwrap(), &root(), Some(&brief)).unwrap()
+    from_config(config.policy.as_ref().unwrap(), root(), Some(&brief)).unwrap()
 }
