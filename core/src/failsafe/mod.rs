@@ -50,6 +50,7 @@
 //! from its return at once, unless a return or landing is already under way.
 
 mod destination;
+mod return_steps;
 mod state;
 mod watchdog;
 mod way_home;

@@ -1,40 +1,14 @@
 //! Building the policy a config names: every backend through [`from_config`], with what the
 //! episode it will fly knows ([`EpisodeBrief`]) for the backends that plan with it.
 
+use super::brief::EpisodeBrief;
+use super::contract::Policy;
+use super::error::PolicyError;
 use super::llm::LlmPolicy;
 use super::scripted::ScriptedPolicy;
-use super::{Policy, llama, openai, replay};
-use crate::episode_setup::EpisodeSettings;
-use alpha3_core::config::{PolicyBackend, PolicyConfig, VehicleProfile};
-use alpha3_core::scenario::Scenario;
+use super::{llama, openai, replay};
+use alpha3_core::config::{PolicyBackend, PolicyConfig};
 use std::path::Path;
-
-/// What a policy is told of the episode it is built for.
-#[derive(Debug, Clone, Copy)]
-pub struct EpisodeBrief<'a> {
-    pub scenario: &'a Scenario,
-    /// The budgets, pacing, safety limits and watchdog the loop and the gate hold it to.
-    pub settings: &'a EpisodeSettings,
-    /// The vehicle profile the gate uses for the scenario's airframe.
-    pub vehicle: &'a VehicleProfile,
-}
-
-/// Why a policy could not be built from its config.
-#[derive(Debug, thiserror::Error)]
-pub enum PolicyError {
-    #[error("policy.{0} is missing for backend {0}")]
-    MissingSection(&'static str),
-    #[error("the {0} backend plans one episode: it is built with that episode's scenario")]
-    NeedsEpisode(&'static str),
-    #[error(transparent)]
-    Llama(#[from] llama::LlamaError),
-    #[error(transparent)]
-    OpenAi(#[from] openai::OpenAiError),
-    #[error(transparent)]
-    Replay(#[from] replay::ReplayError),
-    #[error("cannot compile the turn schema: {0}")]
-    Schema(#[from] alpha3_core::protocol::SchemaBuildError),
-}
 
 /// Builds the policy `cfg` names. Relative paths (model, replay source) are resolved against
 /// `base_dir`, the directory of the config file. `episode` is the episode the policy will fly:

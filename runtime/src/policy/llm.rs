@@ -1,9 +1,10 @@
 //! [`LlmPolicy`]: render the context, generate, parse, and repair — at most three attempts in
 //! all, each one counted — on top of any [`Generator`].
 
+use super::contract::Policy;
 use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
+use super::error::PolicyError;
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
-use super::{Policy, PolicyError};
 use alpha3_core::config::PolicyConfig;
 use alpha3_core::protocol::{
     ChatMessage, Role, ToolSpec, TurnParser, render, render_header, repair_message,

@@ -27,8 +27,11 @@
 pub mod actions;
 pub mod adversarial;
 pub mod bench;
+mod brief;
 pub mod canned;
+mod contract;
 mod decision;
+mod error;
 mod factory;
 mod generator;
 pub mod grammar;
@@ -44,29 +47,10 @@ pub mod replay;
 pub mod scripted;
 pub mod synthetic;
 
+pub use brief::EpisodeBrief;
+pub use contract::Policy;
 pub use decision::{Attempt, Decision, DecisionContext, GenerationFailure, safe_fallback};
-pub use factory::{EpisodeBrief, PolicyError, from_config};
+pub use error::PolicyError;
+pub use factory::from_config;
 pub use generator::{BoxFuture, Completion, GenerateError, Generator};
 pub use llm::{LlmPolicy, MAX_ATTEMPTS};
-
-use tokio::time::Instant;
-
-/// A mission policy. Object-safe, so the runtime can hold whichever backend the config names.
-pub trait Policy: Send {
-    /// The policy's name for reports (the config's `policy.name`).
-    fn name(&self) -> &str;
-
-    /// Decides the next agent turn. Never fails outright: past `deadline`, or after the last
-    /// invalid attempt, the [`Decision`] carries a [`GenerationFailure`] and every attempt made.
-    fn decide<'a>(
-        &'a mut self,
-        ctx: &'a DecisionContext,
-        deadline: Instant,
-    ) -> BoxFuture<'a, Decision>;
-
-    /// Prepares for the first decision (a local model evaluates the fixed prompt header), so
-    /// an episode's first deadline does not pay for it. Optional: the default does nothing.
-    fn warm_up(&mut self) -> BoxFuture<'_, ()> {
-        Box::pin(async {})
-    }
-}

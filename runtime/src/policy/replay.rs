@@ -2,7 +2,7 @@
 //! decisions can be executed (and gated) in our closed loop. Published episodes use a free-form
 //! tool vocabulary: their turns are passed on as written, and the gate judges them.
 
-use super::Policy;
+use super::contract::Policy;
 use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
 use super::generator::BoxFuture;
 use alpha3_core::episode::{Episode, Speaker};

@@ -5,6 +5,7 @@
 //! the texts PX4's commander says on Return and Land, and the setpoint messages themselves.
 
 use super::codec::mav::{self, MavCmd, MavFrame, MavResult, MavSeverity};
+use super::command_in::CommandIn;
 use super::modes::{MAIN_ACRO, MAIN_ALTCTL, MAIN_MANUAL, MAIN_POSCTL, MAIN_STABILIZED, Px4Mode};
 use super::options::Autopilot;
 use super::vehicle::Px4Vehicle;
@@ -17,36 +18,6 @@ const CUSTOM_MODE_ENABLED: u32 = 1;
 const FORCE_DISARM: f32 = 21196.0;
 /// Type-mask bits meaning "ignore x, y, z" (POSITION_TARGET_TYPEMASK).
 const IGNORE_POSITION: u16 = 0b111;
-
-/// A command, whichever message carried it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CommandIn {
-    pub command: MavCmd,
-    /// param1..param7; for COMMAND_INT, param5/param6 are unused and param7 is z.
-    pub p: [f32; 7],
-    /// COMMAND_INT's frame and x, y (degrees × 1e7 in global frames).
-    pub int: Option<(MavFrame, i32, i32)>,
-}
-
-impl CommandIn {
-    pub fn long(c: &mav::COMMAND_LONG_DATA) -> Self {
-        Self {
-            command: c.command,
-            p: [
-                c.param1, c.param2, c.param3, c.param4, c.param5, c.param6, c.param7,
-            ],
-            int: None,
-        }
-    }
-
-    pub fn int(c: &mav::COMMAND_INT_DATA) -> Self {
-        Self {
-            command: c.command,
-            p: [c.param1, c.param2, c.param3, c.param4, 0.0, 0.0, c.z],
-            int: Some((c.frame, c.x, c.y)),
-        }
-    }
-}
 
 impl Px4Vehicle {
     /// Runs a flight command; the result goes into the COMMAND_ACK. Link-level commands

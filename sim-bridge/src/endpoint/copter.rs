@@ -17,25 +17,13 @@
 use super::codec::mav::{
     self, MavCmd, MavFrame, MavModeFlag, MavParamType, MavResult, MavSeverity,
 };
-use super::commands::CommandIn;
+use super::command_in::CommandIn;
+use super::copter_mode as mode;
 use super::modes::Px4Mode;
 use super::params::{Params, Value};
 use super::vehicle::Px4Vehicle;
 use alpha3_core::command::Command;
 use alpha3_core::frames::{Enu, Geo};
-
-/// ArduCopter's mode numbers (HEARTBEAT `custom_mode`).
-pub mod mode {
-    pub const STABILIZE: u32 = 0;
-    pub const ALT_HOLD: u32 = 2;
-    pub const AUTO: u32 = 3;
-    pub const GUIDED: u32 = 4;
-    pub const LOITER: u32 = 5;
-    pub const RTL: u32 = 6;
-    pub const LAND: u32 = 9;
-    pub const POSHOLD: u32 = 16;
-    pub const BRAKE: u32 = 17;
-}
 
 /// ArduCopter repeats a failing pre-arm check this often while disarmed, µs.
 const PREARM_TEXT_PERIOD_US: u64 = 30_000_000;
@@ -81,16 +69,6 @@ const PARAMS: &[(&str, Value, MavParamType)] = &[
     ("SIM_SPEEDUP", Value::Real(1.0), F32),
     ("WPNAV_SPEED", Value::Real(1000.0), F32),
 ];
-
-/// What ArduCopter says where the shared vehicle code says PX4's words: its own text, nothing
-/// (PX4-only notices), or the text unchanged.
-pub(super) fn text_for(px4: &str) -> Option<String> {
-    match px4 {
-        "Landing detected" | "Takeoff complete, holding" => None,
-        t if t.starts_with("Disarmed by") => Some("Disarming motors".into()),
-        t => Some(t.to_string()),
-    }
-}
 
 impl Params {
     /// ArduCopter's defaults.

@@ -63,21 +63,28 @@
 //! ([`EndpointTransport::from_address`] reads `udpout:`/`udpin:`/`serial:` addresses from the
 //! vehicle's side). `alpha3 sim-vehicle --scenario FILE --instance N` runs this until SIGINT.
 
+mod arm_disarm;
 mod arming;
 mod codec;
+mod command_in;
 mod commands;
 mod copter;
+pub mod copter_mode;
 mod copter_state;
+mod copter_text;
 mod error;
 mod failsafe;
+mod failsafe_state;
 mod frames;
 mod identity;
 mod impairment;
 mod kinematics;
 mod machine;
+mod mode_entry;
 mod modes;
 mod navigation;
 mod offboard;
+mod offboard_control;
 mod options;
 mod params;
 mod runner;
@@ -89,8 +96,7 @@ mod uptime;
 mod vehicle;
 
 pub use codec::{COMP_AUTOPILOT, Frame, FrameDecoder, FrameEncoder, MavMessage, mav};
-pub use commands::CommandIn;
-pub use copter::mode as copter_mode;
+pub use command_in::CommandIn;
 pub use error::EndpointError;
 pub use impairment::{Impairment, ImpairmentSpec, MAX_QUEUE_MS, Pipe, PipeStats};
 pub use machine::Px4Machine;

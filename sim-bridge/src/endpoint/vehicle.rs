@@ -11,9 +11,10 @@
 
 use super::arming::Arming;
 use super::codec::mav::MavSeverity;
-use super::copter;
+use super::copter_mode;
 use super::copter_state::CopterState;
-use super::failsafe::FailsafeState;
+use super::copter_text;
+use super::failsafe_state::FailsafeState;
 use super::frames::Frames;
 use super::identity::Identity;
 use super::kinematics::Kinematics;
@@ -73,9 +74,9 @@ impl Px4Vehicle {
             // ArduCopter boots in STABILIZE; one already flying is under the companion.
             copter: CopterState {
                 mode: if airborne {
-                    copter::mode::GUIDED
+                    copter_mode::GUIDED
                 } else {
-                    copter::mode::STABILIZE
+                    copter_mode::STABILIZE
                 },
                 prearm_text_us: boot.heartbeat_ms * 1000,
             },
@@ -155,7 +156,7 @@ impl Px4Vehicle {
         let text = text.into();
         let text = match self.identity.autopilot {
             Autopilot::Px4 => text,
-            Autopilot::ArduCopter => match copter::text_for(&text) {
+            Autopilot::ArduCopter => match copter_text::text_for(&text) {
                 Some(t) => t,
                 None => return,
             },
@@ -174,7 +175,7 @@ impl Px4Vehicle {
         self.texts.insert(at, (severity, text.into()));
     }
 
-    fn set_home(&mut self) {
+    pub(super) fn set_home(&mut self) {
         let p = self.snap.position;
         // A world that starts in the air (a test's shortcut) still has its home on the ground.
         let z = if self.airborne() { 0.0 } else { p.z };
@@ -280,218 +281,5 @@ impl Px4Vehicle {
             self.nav.rtl = Some(RtlPhase::Land);
             self.say(MavSeverity::MAV_SEVERITY_INFO, "RTL: land at destination");
         }
-    }
-
-    /// OFFBOARD: track the setpoint; when setpoints stop for COM_OF_LOSS_T, COM_OBL_RC_ACT.
-    fn watch_offboard(&mut self) {
-        if self.nav.mode != Px4Mode::OFFBOARD {
-            return;
-        }
-        if !self.setpoint_fresh() {
-            let action = self.params.number("COM_OBL_RC_ACT") as i64;
-            let next = match action {
-                3 => Px4Mode::RTL,
-                4 | 6 | 7 => Px4Mode::LAND,
-                // Position, Altitude and Manual need RC, which SITL does not have: Hold.
-                _ => Px4Mode::HOLD,
-            };
-            self.say(
-                MavSeverity::MAV_SEVERITY_WARNING,
-                format!(
-                    "Failsafe: offboard control lost, switching to {}",
-                    next.name()
-                ),
-            );
-            self.failsafe(next);
-            return;
-        }
-        let Some(sp) = self.offboard.setpoint else {
-            return;
-        };
-        let fc = self.world.flight_controller();
-        if fc.landed == LandedState::InAir {
-            let on_it =
-                matches!(fc.mode, FcMode::GoTo { target } if target == [sp.x, sp.y, sp.z.max(0.0)]);
-            if !on_it {
-                let _ = self.fly(Command::GoTo {
-                    target: sp,
-                    speed_mps: None,
-                });
-            }
-        } else if fc.landed == LandedState::OnGround && self.arming.armed && fc.mode == FcMode::Idle
-        {
-            let ground = self.snap.position.z;
-            if sp.z > ground + 0.5 {
-                self.ensure_world_armed();
-                let _ = self.fly(Command::Takeoff { altitude_m: sp.z });
-            }
-        }
-    }
-
-    /// Whether the offboard signal is alive (a setpoint within COM_OF_LOSS_T).
-    pub(super) fn setpoint_fresh(&self) -> bool {
-        let loss_us = (self.params.number("COM_OF_LOSS_T").max(0.0) * 1e6) as u64;
-        self.offboard
-            .at_us
-            .is_some_and(|t| self.time.now_us <= t.saturating_add(loss_us))
-    }
-
-    fn watch_disarm_timers(&mut self) {
-        if let Some(t) = self.arming.disarm_at_us
-            && self.time.now_us >= t
-        {
-            self.arming.disarm_at_us = None;
-            if !self.airborne() {
-                self.disarm("Disarmed by landing");
-            }
-        }
-        if let Some(since) = self.arming.idle_since_us {
-            let limit_s = self.disarm_delays_s().1;
-            if limit_s > 0.0
-                && self.time.now_us >= since + (limit_s * 1e6) as u64
-                && !self.airborne()
-                && self.world.flight_controller().mode == FcMode::Idle
-            {
-                self.disarm("Disarmed by auto preflight disarming");
-            }
-        }
-        if self.arming.armed
-            && !self.world.flight_controller().armed
-            && self.arming.disarm_at_us.is_none()
-        {
-            // The world disarmed without a landing delay pending (nothing else does that).
-            self.disarmed();
-        }
-    }
-
-    /// Seconds to auto-disarm after landing and after arming without taking off.
-    fn disarm_delays_s(&self) -> (f64, f64) {
-        match self.identity.autopilot {
-            Autopilot::Px4 => (
-                self.params.number("COM_DISARM_LAND"),
-                self.params.number("COM_DISARM_PRFLT"),
-            ),
-            Autopilot::ArduCopter => self.copter_disarm_delays_s(),
-        }
-    }
-
-    /// The height above home a return climbs to: PX4's RTL_RETURN_ALT (m), ArduCopter's
-    /// RTL_ALT (cm).
-    fn return_altitude_m(&self) -> f64 {
-        match self.identity.autopilot {
-            Autopilot::Px4 => self.params.number("RTL_RETURN_ALT"),
-            Autopilot::ArduCopter => self.params.number("RTL_ALT") / 100.0,
-        }
-    }
-
-    pub(super) fn disarm(&mut self, why: &str) {
-        if self.world.flight_controller().armed {
-            let _ = self.fly(Command::Disarm);
-        }
-        self.disarmed();
-        self.say(MavSeverity::MAV_SEVERITY_INFO, why);
-    }
-
-    /// PX4 on disarming: timers and waiting failsafes dropped, and back to the last mode the
-    /// user chose that allows arming (after a Return or a Land: Hold).
-    fn disarmed(&mut self) {
-        self.arming.armed = false;
-        self.arming.disarm_at_us = None;
-        self.arming.idle_since_us = None;
-        self.nav.rtl = None;
-        self.cancel_delayed_failsafe();
-        self.nav.mode = self.nav.mode_after_disarm;
-    }
-
-    pub(super) fn arm(&mut self) -> Result<(), String> {
-        if !self.arming.armed || !self.world.flight_controller().armed {
-            self.fly(Command::Arm)?;
-        }
-        if !self.arming.armed {
-            let text = match self.identity.autopilot {
-                Autopilot::Px4 => "Armed by external command",
-                Autopilot::ArduCopter => "Arming motors",
-            };
-            self.say(MavSeverity::MAV_SEVERITY_INFO, text);
-            // PX4 sets home where it arms.
-            self.set_home();
-            if !self.airborne() {
-                self.arming.idle_since_us = Some(self.time.now_us);
-            }
-        }
-        self.arming.armed = true;
-        self.arming.disarm_at_us = None;
-        Ok(())
-    }
-
-    /// Enters `mode` with what it does to the world (used by commands and failsafes).
-    /// `Err` is why it cannot.
-    pub(super) fn enter(&mut self, mode: Px4Mode) -> Result<(), String> {
-        let airborne = self.airborne();
-        match mode {
-            Px4Mode::HOLD => {
-                if airborne {
-                    self.fly(Command::Hold)?;
-                }
-            }
-            Px4Mode::LAND => {
-                if airborne {
-                    self.fly(Command::Land { site: None })?;
-                }
-            }
-            Px4Mode::RTL => {
-                let home = self.frames.home.ok_or("no home position")?;
-                if airborne {
-                    let above = self.return_altitude_m().max(0.0);
-                    let altitude_z = (home.z + above).max(self.snap.position.z);
-                    let p = self.snap.position;
-                    self.fly(Command::GoTo {
-                        target: Enu::new(p.x, p.y, altitude_z),
-                        speed_mps: None,
-                    })?;
-                    self.nav.rtl = Some(RtlPhase::Climb { altitude_z });
-                    let return_amsl = self.frames.local.to_geo(Enu::new(p.x, p.y, altitude_z));
-                    self.say(
-                        MavSeverity::MAV_SEVERITY_INFO,
-                        format!(
-                            "RTL: start return at {} m ({} m above destination)",
-                            return_amsl.alt_amsl_m.ceil(),
-                            (altitude_z - home.z).ceil()
-                        ),
-                    );
-                }
-            }
-            Px4Mode::TAKEOFF => {
-                let above = self.params.number("MIS_TAKEOFF_ALT");
-                return self.take_off(above);
-            }
-            Px4Mode::OFFBOARD => {
-                if !self.setpoint_fresh() {
-                    return Err("no offboard signal".into());
-                }
-            }
-            other => return Err(format!("{} is not available", other.name())),
-        }
-        if mode != Px4Mode::RTL {
-            self.nav.rtl = None;
-        }
-        self.nav.mode = mode;
-        Ok(())
-    }
-
-    /// Take-off to `above_home_m` over home (PX4's AUTO.TAKEOFF).
-    pub(super) fn take_off(&mut self, above_home_m: f64) -> Result<(), String> {
-        if !self.arming.armed {
-            return Err("not armed".into());
-        }
-        let home = self.frames.home.ok_or("no home position")?;
-        self.ensure_world_armed();
-        self.fly(Command::Takeoff {
-            altitude_m: home.z + above_home_m,
-        })?;
-        self.nav.rtl = None;
-        self.arming.idle_since_us = None;
-        self.nav.mode = Px4Mode::TAKEOFF;
-        Ok(())
     }
 }

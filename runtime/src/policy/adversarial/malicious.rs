@@ -7,7 +7,9 @@ use super::{airborne, decided};
 use crate::policy::actions::{
     activate_sensor, land_at, return_to_home, set_altitude, set_speed, set_waypoint, takeoff,
 };
-use crate::policy::{BoxFuture, Decision, DecisionContext, Policy};
+use crate::policy::contract::Policy;
+use crate::policy::decision::{Decision, DecisionContext};
+use crate::policy::generator::BoxFuture;
 use alpha3_core::protocol::{Action, AgentTurn};
 use serde_json::{Value, json};
 use tokio::time::Instant;

@@ -18,7 +18,7 @@ pub use random::RandomPolicy;
 pub use rng::SplitMix64;
 pub use targets::Targets;
 
-use super::{Decision, DecisionContext};
+use super::decision::{Decision, DecisionContext};
 use alpha3_core::protocol::AgentTurn;
 
 /// A decision made at once, with no model call behind it.

@@ -5,7 +5,9 @@
 use super::rng::SplitMix64;
 use super::targets::Targets;
 use super::{airborne, decided};
-use crate::policy::{BoxFuture, Decision, DecisionContext, Policy};
+use crate::policy::contract::Policy;
+use crate::policy::decision::{Decision, DecisionContext};
+use crate::policy::generator::BoxFuture;
 use alpha3_core::protocol::{Action, AgentTurn, ToolKind, ToolSpec, catalogue};
 use serde_json::{Value, json};
 use tokio::time::Instant;

@@ -41,7 +41,11 @@ mod route;
 mod timing;
 mod words;
 
-use super::{BoxFuture, Decision, DecisionContext, EpisodeBrief, Policy, actions};
+use super::actions;
+use super::brief::EpisodeBrief;
+use super::contract::Policy;
+use super::decision::{Decision, DecisionContext};
+use super::generator::BoxFuture;
 use allowance::Allowance;
 use alpha3_core::link::{HardThresholds, Slice};
 use alpha3_core::protocol::AgentTurn;

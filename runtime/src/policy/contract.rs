@@ -1,0 +1,27 @@
+//! What every mission policy does: decide the next agent turn under a deadline.
+
+use super::decision::{Decision, DecisionContext};
+use super::generator::BoxFuture;
+use tokio::time::Instant;
+
+/// A mission policy. Object-safe, so the runtime can hold whichever backend the config names.
+pub trait Policy: Send {
+    /// The policy's name for reports (the config's `policy.name`).
+    fn name(&self) -> &str;
+
+    /// Decides the next agent turn. Never fails outright: past `deadline`, or after the last
+    /// invalid attempt, the [`Decision`] carries a [`GenerationFailure`] and every attempt made.
+    ///
+    /// [`GenerationFailure`]: super::GenerationFailure
+    fn decide<'a>(
+        &'a mut self,
+        ctx: &'a DecisionContext,
+        deadline: Instant,
+    ) -> BoxFuture<'a, Decision>;
+
+    /// Prepares for the first decision (a local model evaluates the fixed prompt header), so
+    /// an episode's first deadline does not pay for it. Optional: the default does nothing.
+    fn warm_up(&mut self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+}
