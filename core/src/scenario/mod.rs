@@ -5,6 +5,7 @@
 //! and ranges of [`limits`].
 
 pub mod limits;
+mod problems;
 mod ranges;
 mod types;
 mod validate;

@@ -4,7 +4,7 @@
 
 use super::Scenario;
 use super::limits::*;
-use super::validate::Problems;
+use super::problems::Problems;
 use crate::airspace::Area;
 use serde_json::Value;
 
