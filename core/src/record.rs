@@ -175,8 +175,8 @@ impl From<&crate::gate::Finding> for FindingRecord {
 }
 
 /// JSON has no NaN or infinity: serde_json writes them as `null`, and the line then no longer
-/// reads back, losing the whole record. A gate measure over absurd coordinates can be infinite
-/// (found by the adversarial policies), so it is recorded as the largest finite number of its
+/// reads back, losing the whole record. A gate measure over absurd coordinates can be infinite,
+/// so it is recorded as the largest finite number of its
 /// sign; NaN, a measure past any limit, as the largest.
 fn recordable(x: f64) -> f64 {
     if x.is_nan() {

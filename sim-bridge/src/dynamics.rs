@@ -127,9 +127,8 @@ impl Body {
     /// variation `wind − mean` learned with the time constant `HORIZONTAL_GUST_TAU_S`, when
     /// the vehicle sees its ground velocity (a position fix); without one it sees no wind.
     ///
-    /// With the mean alone, every gust went straight into the ground velocity: over a 17 s
-    /// return, turbulence put the vehicle 7+ m behind the timeline the gate had checked, and it
-    /// passed a fixed-wing at 29.8 m of a 30 m separation (found in the 10k corpus, sc-0039).
+    /// With the mean alone every gust would go straight into the ground velocity, and over a
+    /// long leg turbulence puts the vehicle metres behind the timeline the gate checked.
     pub fn wind_estimate(&mut self, wind: V3, mean: V3, fix: bool, dt_s: f64) -> V3 {
         if !fix {
             self.gust_estimate_mps = [0.0; 2];

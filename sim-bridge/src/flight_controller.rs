@@ -205,8 +205,7 @@ impl FlightController {
         // Holding a point (a hold, a landing's descent) is the position controller's work, not
         // the trajectory's: its corrections are capped by the airframe's top speed (PX4's
         // MPC_XY_VEL_MAX), not by a commanded cruise speed. A vehicle told to cruise at 0.5 m/s
-        // still holds its landing spot in a gust (found by the adversarial policies: a slow
-        // speed, then a return, drifted 15 m off home while landing).
+        // still holds its landing spot in a gust.
         let hold = limits.max_speed_mps;
         match self.mode {
             Mode::Idle => [0.0; 3],

@@ -148,7 +148,7 @@ pub(crate) fn hold_if_lost(command: &Command) -> bool {
 }
 
 /// Time to fly `distance_m` at a cautious 2 m/s, plus slack, for arrival waits. Saturating: a
-/// non-finite position in telemetry makes the distance infinite (found by fuzzing).
+/// non-finite position in telemetry makes the distance infinite.
 pub(crate) fn arrival_budget_ms(ctx: &Context, distance_m: f64) -> u64 {
     ctx.arrive_timeout_ms
         .saturating_add((distance_m / 2.0 * 1000.0) as u64)

@@ -13,8 +13,7 @@ use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// Where a target altitude may be: the band less the position uncertainty at each edge, the
 /// margin every other distance check adds. A vehicle sent exactly to an edge crosses it with
-/// the least tracking error (found by the adversarial policies: clamped to the edge, then
-/// holding there, it left the band by centimetres). A band narrower than two margins leaves its
+/// the least tracking error, and holding there leaves the band by centimetres. A band narrower than two margins leaves its
 /// middle.
 fn target_band(ctx: &GateContext) -> (f64, f64) {
     let (lo, hi) = (ctx.limits.min_altitude_m, ctx.limits.max_altitude_m);
@@ -164,8 +163,7 @@ mod tests {
     #[test]
     fn a_landing_from_above_the_band_is_not_a_way_back_into_it() {
         // The landing's first part (down to 10 m, inside the band) must not count as arriving
-        // in the band: the vehicle would descend 30 m above it first (found by the oracle when
-        // the landing was split at the slow-descent height).
+        // in the band: the vehicle would descend 30 m above it first.
         let ctx = open_field();
         let high = hovering(0.0, 0.0, 150.0);
         assert_eq!(

@@ -126,8 +126,7 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
     let mut reported = [false; 2];
     for other in others(input.ctx) {
         let now_distance = (plan.start - other.at(now, 0.0)).norm();
-        // On the ground the separation does not count yet: a take-off must keep all of it
-        // (found by the adversarial policies: a take-off under passing traffic).
+        // On the ground the separation does not count yet: a take-off must keep all of it.
         let sep = min_sep + other.radius();
         let already_close = input.snap.is_airborne() && now_distance < sep + plan.uncertainty_m;
         let mut worst: Option<(f64, f64)> = None;

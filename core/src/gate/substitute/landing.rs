@@ -1,8 +1,6 @@
 //! Committed to land or to take off: below the altitude band a vehicle is exempt from it only
 //! while it lands or takes off. A climb, a go-to, a return or a hold there would leave it low
-//! and neither landing nor taking off — in breach at once (found by the adversarial policies: a
-//! hold, a set-altitude or a return ended a landing at 4 m; a return interrupted a take-off at
-//! 7 m). So below the band a landing can only be continued: a hold becomes "keep landing"
+//! and neither landing nor taking off — in breach at once. So below the band a landing can only be continued: a hold becomes "keep landing"
 //! (clamped), anything that moves the vehicle is denied. A take-off there can only be continued
 //! or turned into a landing (there is no command that continues it, so a hold is denied and the
 //! take-off goes on to its altitude, inside the band). Speed and yaw changes pass.
