@@ -1,8 +1,10 @@
 //! The closed loop: one episode of alternating agent and operator turns against a vehicle,
 //! as `ARCHITECTURE.md` draws one decision — situation → policy (under a deadline) → for each
-//! action: gate → slice decision → execution → observation — with the watchdog keeping the
-//! vehicle safe and every step written to the flight record. The loop decides nothing itself:
-//! the gate, the slice policy, the link monitor and the watchdog live in `alpha3-core`.
+//! action: slice decision → gate → execution → observation — with the watchdog keeping the
+//! vehicle safe and every step written to the flight record. What is safe is decided in
+//! `alpha3-core` (the gate, the slice policy, the link monitor, the watchdog and where its
+//! return goes); the loop decides the pacing: when a move has played out, when a turn and
+//! when the episode ends.
 //!
 //! The loop flies a [`VehicleLink`](alpha3_core::vehicle::VehicleLink) that is also its own
 //! [`Surroundings`]: the built-in world itself, or a flight controller over MAVLink with the
