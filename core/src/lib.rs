@@ -23,6 +23,7 @@
 pub mod airspace;
 pub mod command;
 pub mod config;
+pub mod copter_modes;
 pub mod document;
 pub mod episode;
 pub mod failsafe;

@@ -131,31 +131,16 @@ pub fn return_status(
 mod tests {
     use super::*;
     use crate::airspace::Area;
-    use crate::config::{Config, Limits};
+    use crate::config::Config;
     use crate::frames::Geo;
     use crate::snapshot::{FixType, LandedState};
 
     const NOW: u64 = 10_000;
 
-    /// The runtime's default episode limits.
-    fn limits() -> Limits {
-        Limits {
-            min_altitude_m: 10.0,
-            max_altitude_m: 120.0,
-            return_altitude_m: 60.0,
-            reserve_battery_pct: 25.0,
-            hard_reserve_battery_pct: 15.0,
-            min_separation_m: 25.0,
-            position_uncertainty_m: 2.0,
-            max_commands_per_s: 2.0,
-            clamp_altitude: true,
-        }
-    }
-
-    /// The shipped vehicle under the runtime's default limits.
+    /// The shipped vehicle under the shipped limits.
     fn gate() -> GateContext {
         let config = Config::from_toml(include_str!("../../../configs/alpha3.toml")).unwrap();
-        GateContext::new(limits(), config.vehicle.unwrap()).unwrap()
+        GateContext::new(config.limits.unwrap(), config.vehicle.unwrap()).unwrap()
     }
 
     fn hovering(x: f64, y: f64, z: f64) -> VehicleSnapshot {

@@ -6,17 +6,7 @@ use super::failsafe_param::{FailsafeParam, OffWhen};
 use crate::dialect::id;
 use alpha3_core::snapshot::FlightMode;
 
-pub const STABILIZE: u32 = 0;
-pub const ALT_HOLD: u32 = 2;
-pub const AUTO: u32 = 3;
-pub const GUIDED: u32 = 4;
-pub const LOITER: u32 = 5;
-pub const RTL: u32 = 6;
-pub const LAND: u32 = 9;
-pub const POSHOLD: u32 = 16;
-pub const BRAKE: u32 = 17;
-pub const SMART_RTL: u32 = 21;
-pub const AUTO_RTL: u32 = 27;
+pub use alpha3_core::copter_modes::*;
 
 /// Maps an ArduCopter mode number.
 pub fn copter_mode(custom_mode: u32) -> FlightMode {
