@@ -15,7 +15,7 @@ use alpha3_core::config::{Limits, VehicleProfile};
 use alpha3_core::frames::{Enu, Geo};
 use alpha3_core::gate::{
     GateContext, GateContextError, GateState, PeerPlan, PlanKnot, Track, Tuning, Verdict, Wind,
-    WindLayer, evaluate,
+    WindLayer, autopilot, evaluate,
 };
 use alpha3_core::snapshot::{LandedState, VehicleSnapshot};
 use proptest::prelude::*;
@@ -241,6 +241,19 @@ impl Path {
     }
 
     fn fly(&mut self, w: &World, to: P3, exempt_below: bool, asked: f64, v0: P3) {
+        self.fly_descending_at_most(w, to, exempt_below, asked, w.vehicle.max_descent_mps, v0);
+    }
+
+    /// A leg whose descent rate is at most `descent_mps` (a landing's slow final part).
+    fn fly_descending_at_most(
+        &mut self,
+        w: &World,
+        to: P3,
+        exempt_below: bool,
+        asked: f64,
+        descent_mps: f64,
+        v0: P3,
+    ) {
         let v = &w.vehicle;
         let a = v.max_accel_mps2;
         let from = self.at();
@@ -264,7 +277,7 @@ impl Path {
         let rate = if d[2] > 0.0 {
             v.max_climb_mps
         } else {
-            v.max_descent_mps
+            descent_mps.min(v.max_descent_mps)
         };
         let t_c = t_h.max(d[2].abs() / rate);
         let v_e = if l3 > 0.0 && t_c > 0.0 {
@@ -313,15 +326,19 @@ impl Path {
         self.land(w, 0.0, v0);
     }
 
+    /// PX4's landing: the maximum descent rate down to `LAND_SLOW_BELOW_M` above the ground,
+    /// then the landing speed. (One leg at the maximum rate would be shorter in time, with a
+    /// larger along-track error, and so disagree with the autopilot near the ground.)
     fn land(&mut self, w: &World, ground: f64, v0: P3) {
+        let cruise = w.vehicle.cruise_speed_mps;
         let at = self.at();
-        self.fly(
-            w,
-            [at[0], at[1], ground],
-            true,
-            w.vehicle.cruise_speed_mps,
-            v0,
-        );
+        let slow_from = ground + autopilot::LAND_SLOW_BELOW_M;
+        if at[2] > slow_from {
+            self.fly(w, [at[0], at[1], slow_from], true, cruise, v0);
+        }
+        let at = self.at();
+        let slow = autopilot::land_speed_mps(w.vehicle.max_descent_mps);
+        self.fly_descending_at_most(w, [at[0], at[1], ground], true, cruise, slow, v0);
         self.landed = true;
     }
 
@@ -668,16 +685,30 @@ fn star(
     radius: std::ops::Range<f64>,
     n: std::ops::Range<usize>,
 ) -> impl Strategy<Value = Vec<P2>> {
-    prop::collection::vec((radius, 0.0..0.9f64), n).prop_map(move |v| {
-        let n = v.len() as f64;
-        v.iter()
-            .enumerate()
-            .map(|(i, (r, j))| {
-                let a = std::f64::consts::TAU * (i as f64 + j) / n;
-                [center[0] + r * a.cos(), center[1] + r * a.sin()]
-            })
-            .collect()
-    })
+    prop::collection::vec((radius, 0.0..0.9f64), n)
+        .prop_map(move |v| {
+            let n = v.len() as f64;
+            v.iter()
+                .enumerate()
+                .map(|(i, (r, j))| {
+                    let a = std::f64::consts::TAU * (i as f64 + j) / n;
+                    [center[0] + r * a.cos(), center[1] + r * a.sin()]
+                })
+                .collect::<Vec<P2>>()
+        })
+        // The gate refuses configurations with (nearly) degenerate polygons; draw real areas.
+        .prop_filter("polygon area under 10 m²", |p| shoelace_area(p) >= 10.0)
+}
+
+fn shoelace_area(p: &[P2]) -> f64 {
+    let n = p.len();
+    let twice: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (p[i], p[(i + 1) % n]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum();
+    twice.abs() / 2.0
 }
 
 fn world_s() -> impl Strategy<Value = World> {
