@@ -17,7 +17,8 @@ VENV_PY="$VENV/bin/python"
 MODELS_DIR="$ROOT/models"
 ENV_FILE="$VENV/alpha3-env"
 
-APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config)
+# slurm-wlm and munge: the one-node cluster the Slurm test submits to (scripts/slurm/).
+APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config slurm-wlm munge)
 
 PYMAVLINK_PIN="pymavlink==2.4.50"
 # The OpenAI-compatible server the policy tests run on the test model. It has no wheel for

@@ -1,12 +1,16 @@
-//! `alpha3 bench merge --out DIR SHARD_DIR…`: one leaderboard and report from the records of
-//! several shards. Records are copied into `DIR/records/`; an episode id found in two shards is
-//! taken once (the first shard named wins, and the duplicate is reported); incomplete records
-//! are left out and reported. Shards of different suites, or made from different inputs
-//! ([`super::inputs`]), are refused; the merged folder gets their common `inputs.json`.
+//! `alpha3 bench merge --out DIR [SHARD_DIR…]`: one leaderboard and report from the records of
+//! several shards (by default the folders under `DIR/shards/`, where scheduler-run shards
+//! write). Records are copied into `DIR/records/`; an episode id found in two shards is taken
+//! once (the first shard named wins; the duplicate is reported, and is a conflict when the two
+//! records differ); incomplete records are left out and reported. Every episode the shards'
+//! plans (`plan.json`), or the whole suite when given, list must be present: the missing ones
+//! are named. Shards of different suites, or made from different inputs ([`super::inputs`]),
+//! are refused; the merged folder gets their common `inputs.json`.
 
 use super::BenchError;
 use super::inputs::{self, Inputs};
 use super::outputs::{self, Manifest};
+use super::plan_file;
 use super::results::EpisodeResult;
 use super::resume::complete_result;
 use alpha3_core::score::Scorer;
@@ -19,17 +23,70 @@ pub struct MergeSummary {
     pub episodes: usize,
     pub duplicates: Vec<String>,
     pub incomplete: Vec<PathBuf>,
-    /// Shard indices missing from a complete `0..n` set, when the manifests say.
+    /// Shard indices missing from a complete `0..n` set, when the manifests or plans say.
     pub missing_shards: Vec<u32>,
+    /// Planned episodes without a complete record, in id order.
+    pub missing: Vec<String>,
+    /// Episodes recorded by two shards with different contents.
+    pub conflicting: Vec<String>,
 }
 
-pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<MergeSummary, BenchError> {
+impl MergeSummary {
+    /// Whether every planned episode is present exactly once.
+    pub fn is_complete(&self) -> bool {
+        self.missing.is_empty() && self.missing_shards.is_empty() && self.conflicting.is_empty()
+    }
+}
+
+/// The shard folders under `out/shards/`, in name order.
+pub fn shards_under(out: &Path) -> Result<Vec<PathBuf>, BenchError> {
+    let dir = out.join(SHARDS_DIR);
+    let entries = std::fs::read_dir(&dir).map_err(|e| BenchError::io(&dir, e))?;
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        return Err(BenchError::Merge(format!(
+            "no shard folders in {}",
+            dir.display()
+        )));
+    }
+    Ok(found)
+}
+
+/// Where a scheduler-run shard writes inside the shared `--out`.
+pub const SHARDS_DIR: &str = "shards";
+
+/// The folder of shard `index` of `count` inside the shared `out`.
+pub fn shard_dir(out: &Path, shard: super::Shard) -> PathBuf {
+    out.join(SHARDS_DIR)
+        .join(format!("{}-of-{}", shard.index, shard.count))
+}
+
+/// Merges `shards` into `out`; `whole_plan`, the ids of the whole suite when known, adds to
+/// the episodes that must be present.
+pub fn merge(
+    out: &Path,
+    shards: &[PathBuf],
+    whole_plan: Option<&[String]>,
+) -> Result<MergeSummary, BenchError> {
     let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
     let mut summary = MergeSummary::default();
     let mut suite: Option<String> = None;
     let mut count: Option<u32> = None;
     let mut seen_shards = BTreeSet::new();
+    let mut expected: BTreeSet<String> = whole_plan.into_iter().flatten().cloned().collect();
     for dir in shards {
+        if let Some(p) = plan_file::read(dir)? {
+            if let Some((i, n)) = shard_of(&p.shard) {
+                count = Some(count.map_or(n, |c| c.max(n)));
+                seen_shards.insert(i);
+            }
+            expected.extend(p.episodes);
+        }
         if let Ok(m) = Manifest::read(dir) {
             if let Some(s) = &suite
                 && *s != m.suite
@@ -41,9 +98,7 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<MergeSummary, BenchError>
                 )));
             }
             suite = Some(m.suite.clone());
-            if let Some((i, n)) = m.shard.split_once('/')
-                && let (Ok(i), Ok(n)) = (i.parse::<u32>(), n.parse::<u32>())
-            {
+            if let Some((i, n)) = shard_of(&m.shard) {
                 count = Some(count.map_or(n, |c| c.max(n)));
                 seen_shards.insert(i);
             }
@@ -71,11 +126,14 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<MergeSummary, BenchError>
                 summary.incomplete.push(f);
                 continue;
             };
+            let dest = records_out.join(format!("{}.jsonl", r.id));
             if !ids.insert(r.id.clone()) {
+                if !same_file(&f, &dest) && !same_contents(&f, &dest) {
+                    summary.conflicting.push(r.id.clone());
+                }
                 summary.duplicates.push(r.id.clone());
                 continue;
             }
-            let dest = records_out.join(format!("{}.jsonl", r.id));
             if !same_file(&f, &dest) {
                 std::fs::copy(&f, &dest).map_err(|e| BenchError::io(&dest, e))?;
             }
@@ -83,12 +141,17 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<MergeSummary, BenchError>
         }
     }
     summary.episodes = results.len();
+    summary.missing = expected.difference(&ids).cloned().collect();
     let name = suite.clone().unwrap_or_else(|| "merged".into());
     let title = format!("α3 bench — {name} (merged from {} shard(s))", shards.len());
     let manifest = Manifest {
         suite: name,
         shard: "0/1".into(),
-        planned: results.len() + summary.incomplete.len(),
+        planned: if expected.is_empty() {
+            results.len() + summary.incomplete.len()
+        } else {
+            expected.len()
+        },
         completed: results.len(),
         metric_version: alpha3_core::METRIC_VERSION.into(),
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
@@ -123,6 +186,16 @@ fn common_inputs(out: &Path, shards: &[PathBuf]) -> Result<Option<Inputs>, Bench
         }
     }
     Ok(common.map(|(_, i)| i))
+}
+
+/// `(i, n)` from `i/n`.
+fn shard_of(text: &str) -> Option<(u32, u32)> {
+    let (i, n) = text.split_once('/')?;
+    Some((i.parse().ok()?, n.parse().ok()?))
+}
+
+fn same_contents(a: &Path, b: &Path) -> bool {
+    matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

@@ -1,7 +1,8 @@
 //! `alpha3 bench`: scenarios × seeds × policies against the built-in world.
 //!
 //! One file per concept: [`suite`] loads the suite file, [`plan()`] lists its episodes with
-//! stable ids, [`shard`] splits them across machines, [`inputs`] keeps a folder to the inputs
+//! stable ids ([`plan_file`] keeps them beside the records), [`shard`] splits them across
+//! machines ([`scheduler`] takes the shard from Slurm or a Kubernetes Indexed Job), [`inputs`] keeps a folder to the inputs
 //! that made it, [`resume`] skips what is already recorded, [`worker`] flies the rest concurrently ([`episode`] is one episode; [`failure`]
 //! records one the runtime failed on), [`progress`]
 //! draws the bar, [`results`] turns a record into a scored result, [`leaderboard`], [`report`]
@@ -20,11 +21,13 @@ pub mod leaderboard;
 pub mod merge;
 pub mod outputs;
 pub mod plan;
+pub mod plan_file;
 pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod results;
 pub mod resume;
+pub mod scheduler;
 pub mod shard;
 pub mod suite;
 pub mod worker;
@@ -139,6 +142,10 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         &options.out,
         &inputs::Inputs::of("bench", &suite),
         options.fresh,
+    )?;
+    plan_file::write(
+        &options.out,
+        &plan_file::PlanFile::new(&suite.bench.name, &options.shard.to_string(), &plan),
     )?;
     let records = options.out.join("records");
     let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;

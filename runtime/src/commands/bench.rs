@@ -2,7 +2,7 @@
 //! combines shards; `bench export` writes α3-Bench episode files from flight records. The work
 //! is in [`crate::bench`]; this file is the command line and what it prints.
 
-use crate::bench::{self, BenchError, RunOptions, Shard};
+use crate::bench::{self, BenchError, RunOptions, scheduler};
 use crate::exit;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -24,9 +24,15 @@ pub struct BenchArgs {
     /// Delete the records of an earlier run in --out and start afresh.
     #[arg(long)]
     pub fresh: bool,
-    /// Run only shard i of n (`0/4`); combine shards with `alpha3 bench merge`.
+    /// Run only shard i of n (`0/4`); combine shards with `alpha3 bench merge`. Without it, a
+    /// Slurm array task (`SLURM_ARRAY_TASK_ID`/`_COUNT`) or a Kubernetes Indexed Job's pod
+    /// (`JOB_COMPLETION_INDEX` with --shard-count) runs its own shard, written to
+    /// `--out`/shards/I-of-N so that every task shares one --out.
     #[arg(long)]
     pub shard: Option<String>,
+    /// The number of shards of a Kubernetes Indexed Job (its `completions`).
+    #[arg(long)]
+    pub shard_count: Option<u32>,
     /// Episodes run at once (worker threads); default: the suite's `concurrency`.
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -41,13 +47,17 @@ pub struct BenchArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum BenchAction {
-    /// Combine the outputs of several shards into one leaderboard and report.
+    /// Combine the outputs of several shards into one leaderboard and report. Exits 3 when a
+    /// planned episode is missing or two shards recorded one episode differently.
     Merge {
         /// Where the merged records, leaderboard and report go.
         #[arg(long)]
         out: PathBuf,
-        /// The shards' --out directories.
-        #[arg(required = true)]
+        /// The suite the shards ran: every one of its episodes must be present (without it,
+        /// those in the shards' plans must).
+        #[arg(long)]
+        suite: Option<PathBuf>,
+        /// The shards' --out directories; default: the folders under --out/shards/.
         shards: Vec<PathBuf>,
     },
     /// Write α3-Bench episode JSON files (`<out>/alpha3/<policy>/uav/*.json`) from records.
@@ -65,7 +75,7 @@ pub enum BenchAction {
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let outcome = match &args.action {
-        Some(BenchAction::Merge { out, shards }) => run_merge(out, shards),
+        Some(BenchAction::Merge { out, suite, shards }) => run_merge(out, suite.as_deref(), shards),
         Some(BenchAction::Export { records, out, max }) => run_export(records, out, *max),
         None => run_suite(args),
     };
@@ -88,15 +98,25 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         eprintln!("alpha3 bench: --suite FILE is required (or `bench merge`, `bench export`)");
         return Ok(exit::code(exit::USAGE));
     };
-    let shard = match &args.shard {
-        Some(s) => Shard::parse(s)?,
-        None => Shard::WHOLE,
+    let env = |name: &str| std::env::var(name).ok();
+    let (shard, source) = scheduler::resolve(args.shard.as_deref(), args.shard_count, env)?;
+    let (out, concurrency) = if source.is_scheduler() {
+        // Every task of the job shares --out; each writes its own folder inside it, and uses
+        // the CPUs the scheduler gave it unless told otherwise.
+        let cpus = env("SLURM_CPUS_PER_TASK").and_then(|c| c.parse().ok());
+        eprintln!("alpha3 bench: shard {shard} from the scheduler ({source:?})");
+        (
+            bench::merge::shard_dir(&args.out, shard),
+            args.concurrency.or(cpus),
+        )
+    } else {
+        (args.out.clone(), args.concurrency)
     };
     let summary = bench::run(&RunOptions {
         suite: suite.clone(),
-        out: args.out.clone(),
+        out,
         shard,
-        concurrency: args.concurrency,
+        concurrency,
         progress: !args.quiet,
         stall_limit: args.episode_timeout_s.map(std::time::Duration::from_secs),
         fresh: args.fresh,
@@ -149,10 +169,34 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
     Ok(exit::code(code))
 }
 
-fn run_merge(out: &std::path::Path, shards: &[PathBuf]) -> Result<ExitCode, BenchError> {
-    let s = bench::merge::merge(out, shards)?;
+fn run_merge(
+    out: &std::path::Path,
+    suite: Option<&std::path::Path>,
+    shards: &[PathBuf],
+) -> Result<ExitCode, BenchError> {
+    let shards = if shards.is_empty() {
+        bench::merge::shards_under(out)?
+    } else {
+        shards.to_vec()
+    };
+    let whole: Option<Vec<String>> = match suite {
+        Some(path) => {
+            let suite = bench::Suite::load(path)?;
+            Some(
+                bench::plan(&suite, bench::Shard::WHOLE)
+                    .into_iter()
+                    .map(|p| p.id)
+                    .collect(),
+            )
+        }
+        None => None,
+    };
+    let s = bench::merge::merge(out, &shards, whole.as_deref())?;
     for d in &s.duplicates {
         eprintln!("alpha3 bench merge: episode {d} appears in more than one shard; kept the first");
+    }
+    for d in &s.conflicting {
+        eprintln!("alpha3 bench merge: episode {d} was recorded differently by two shards");
     }
     for f in &s.incomplete {
         eprintln!(
@@ -166,13 +210,36 @@ fn run_merge(out: &std::path::Path, shards: &[PathBuf]) -> Result<ExitCode, Benc
             s.missing_shards
         );
     }
+    const NAMED: usize = 20;
+    for id in s.missing.iter().take(NAMED) {
+        eprintln!("alpha3 bench merge: missing episode {id}");
+    }
+    if s.missing.len() > NAMED {
+        eprintln!(
+            "alpha3 bench merge: … and {} more missing episode(s)",
+            s.missing.len() - NAMED
+        );
+    }
     eprintln!(
-        "alpha3 bench merge: {} episode(s) from {} shard(s)",
+        "alpha3 bench merge: {} episode(s) from {} shard(s){}",
         s.episodes,
-        shards.len()
+        shards.len(),
+        if s.is_complete() {
+            String::new()
+        } else {
+            format!(
+                "; {} planned episode(s) missing, {} conflicting",
+                s.missing.len(),
+                s.conflicting.len()
+            )
+        }
     );
     println!("{}", out.join("report.html").display());
-    Ok(exit::code(exit::OK))
+    if s.is_complete() {
+        Ok(exit::code(exit::OK))
+    } else {
+        Ok(exit::code(exit::FAILURE))
+    }
 }
 
 fn run_export(
