@@ -11,99 +11,10 @@ use alpha3::policy::synthetic::{first_context, next_situation};
 use alpha3::policy::{LlmPolicy, Policy};
 use alpha3_core::config::OpenAiConfig;
 use alpha3_core::protocol::{Action, AgentTurn, agent_turn_schema, catalogue};
-use alpha3_test_support::{python_path, require_or_skip, test_model};
+use alpha3_test_support::{LlamaServer, free_port, test_model};
 use serde_json::json;
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use tokio::time::Instant;
-
-/// The server process; killed (and reaped) when dropped, whatever the test's outcome.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn get(port: u16, path: &str) -> Option<String> {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut out = String::new();
-    s.read_to_string(&mut out).ok()?;
-    Some(out)
-}
-
-fn start_server(model: &PathBuf) -> Option<(Server, u16)> {
-    let py = python_path();
-    let probe = Command::new(&py)
-        .args(["-c", "import llama_cpp.server"])
-        .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        require_or_skip(
-            "llama-cpp-python's server",
-            &format!("not installed for {} (run scripts/setup.sh)", py.display()),
-        );
-        return None;
-    }
-    let port = free_port();
-    let child = Command::new(&py)
-        .args([
-            "-m",
-            "llama_cpp.server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            &port.to_string(),
-        ])
-        .arg("--model")
-        .arg(model)
-        .args([
-            "--model_alias",
-            "gemma3-270m",
-            "--chat_format",
-            "gemma",
-            "--n_ctx",
-            "4096",
-        ])
-        .args(["--n_threads", "2", "--seed", "42", "--verbose", "false"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut server = Server(child);
-    let until = std::time::Instant::now() + Duration::from_secs(120);
-    while std::time::Instant::now() < until {
-        if let Some(r) = get(port, "/v1/models")
-            && r.starts_with("HTTP/1.1 200")
-        {
-            return Some((server, port));
-        }
-        if let Ok(Some(status)) = server.0.try_wait() {
-            panic!("the server exited early: {status}");
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    panic!("the server did not answer on port {port} within 120 s");
-}
 
 fn turn(intent: &str, a: Action) -> AgentTurn {
     AgentTurn {
@@ -115,11 +26,13 @@ fn turn(intent: &str, a: Action) -> AgentTurn {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_openai_compatible_server_gives_schema_valid_turns() {
     let Some(model) = test_model() else { return };
-    let Some((_server, port)) = start_server(&model) else {
+    let Some(server) = LlamaServer::start(&model, None) else {
         return;
     };
     let cfg = OpenAiConfig {
-        base_url: format!("http://127.0.0.1:{port}/v1"),
+        base_url: server.base_url(),
+        more_base_urls: vec![],
+        max_in_flight_per_endpoint: None,
         model: "gemma3-270m".into(),
         api_key_env: None,
         timeout_ms: 60_000,
@@ -179,6 +92,8 @@ async fn an_unreachable_server_is_retried_then_reported() {
     let port = free_port(); // nothing listens there now
     let cfg = OpenAiConfig {
         base_url: format!("http://127.0.0.1:{port}/v1"),
+        more_base_urls: vec![],
+        max_in_flight_per_endpoint: None,
         model: "m".into(),
         api_key_env: None,
         timeout_ms: 2_000,

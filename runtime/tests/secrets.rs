@@ -181,6 +181,8 @@ fn serve_script(requests: Arc<AtomicUsize>, with_key: Arc<AtomicUsize>, script: 
 fn openai_config(base_url: String) -> OpenAiConfig {
     OpenAiConfig {
         base_url,
+        more_base_urls: vec![],
+        max_in_flight_per_endpoint: None,
         model: "fake".into(),
         api_key_env: Some("ALPHA3_TEST_KEY_NOT_SET".into()),
         timeout_ms: 2000,

@@ -143,6 +143,14 @@ pub struct LlamaConfig {
 #[serde(deny_unknown_fields)]
 pub struct OpenAiConfig {
     pub base_url: String,
+    /// More endpoints serving the same model (e.g. one server per GPU node): requests spread
+    /// over `base_url` and these, and an endpoint that keeps failing is set aside for a while.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_base_urls: Vec<String>,
+    /// At most this many requests in flight per endpoint across every episode of the process
+    /// (a llama.cpp server with one slot wants 1); unset: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_in_flight_per_endpoint: Option<u32>,
     pub model: String,
     /// Name of the environment variable holding the API key (the key itself never appears in
     /// a config, a log or a record).

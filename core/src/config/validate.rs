@@ -260,11 +260,25 @@ fn policy(p: &mut Problems, pc: &PolicyConfig) {
         }
     }
     if let Some(o) = &pc.openai {
-        if !(o.base_url.starts_with("http://") || o.base_url.starts_with("https://")) {
+        let urls = std::iter::once(("policy.openai.base_url", &o.base_url)).chain(
+            o.more_base_urls
+                .iter()
+                .map(|u| ("policy.openai.more_base_urls", u)),
+        );
+        for (key, url) in urls {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                p.push(
+                    key,
+                    "http_url",
+                    format!("must start with http:// or https://, is `{url}`"),
+                );
+            }
+        }
+        if o.max_in_flight_per_endpoint == Some(0) {
             p.push(
-                "policy.openai.base_url",
-                "http_url",
-                format!("must start with http:// or https://, is `{}`", o.base_url),
+                "policy.openai.max_in_flight_per_endpoint",
+                "positive",
+                "must be at least 1 (leave it out for no limit)".into(),
             );
         }
         p.positive("policy.openai.timeout_ms", o.timeout_ms as f64);

@@ -31,6 +31,7 @@ mod brief;
 pub mod canned;
 mod contract;
 mod decision;
+pub mod endpoints;
 mod error;
 mod factory;
 mod generator;

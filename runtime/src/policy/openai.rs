@@ -4,16 +4,21 @@
 //! that refuses it (400/422 naming the field) is asked with a forced tool call instead; one that
 //! refuses tools gets plain messages and our parser finds the JSON. The choice is remembered.
 //! Transient failures (timeouts, 429, 5xx, dropped connections) are retried a bounded number of
-//! times with exponential backoff, never past the decision's deadline. The API key is read from
+//! times with exponential backoff, never past the decision's deadline. Several endpoints of one
+//! model (`base_url` and `more_base_urls`) share the load through an [`EndpointPool`]: a failed
+//! request moves to another endpoint at once, and a 429/503 `Retry-After` rests its endpoint
+//! that long. The API key is read from
 //! the environment variable the config names and is never logged, printed or recorded, in any
 //! form that decodes to it ([`super::redact`]).
 
+use super::endpoints::{EndpointPool, Outcome, retry_after};
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
 use super::grammar::constrained_turn_schema;
 use super::redact::redact;
 use alpha3_core::config::OpenAiConfig;
 use alpha3_core::protocol::{ChatMessage, Role, ToolSpec};
 use serde_json::{Value, json};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -56,7 +61,8 @@ impl std::fmt::Debug for ApiKey {
 #[derive(Debug)]
 pub struct OpenAiGenerator {
     agent: ureq::Agent,
-    url: String,
+    /// The chat-completions URLs of every endpoint.
+    pool: Arc<EndpointPool>,
     model: String,
     key: Option<ApiKey>,
     timeout: Duration,
@@ -72,8 +78,18 @@ enum Reply {
     Ok(Completion),
     /// Refused because of the structured-output request: try the next mode.
     Unsupported(String),
-    Retry(String),
+    /// Worth another try; `after` is the server's `Retry-After`.
+    Retry {
+        why: String,
+        after: Option<Duration>,
+    },
     Fatal(String),
+}
+
+impl Reply {
+    fn retry(why: String) -> Self {
+        Self::Retry { why, after: None }
+    }
 }
 
 impl OpenAiGenerator {
@@ -97,9 +113,13 @@ impl OpenAiGenerator {
         catalogue: &[ToolSpec],
         key: Option<String>,
     ) -> Result<Self, OpenAiError> {
-        let base = cfg.base_url.trim_end_matches('/');
-        if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(OpenAiError::BadUrl(cfg.base_url.clone()));
+        let mut urls = Vec::new();
+        for base in std::iter::once(&cfg.base_url).chain(&cfg.more_base_urls) {
+            let trimmed = base.trim_end_matches('/');
+            if !(trimmed.starts_with("http://") || trimmed.starts_with("https://")) {
+                return Err(OpenAiError::BadUrl(base.clone()));
+            }
+            urls.push(format!("{trimmed}/chat/completions"));
         }
         let key = key.map(ApiKey);
         let agent = ureq::Agent::config_builder()
@@ -108,7 +128,7 @@ impl OpenAiGenerator {
             .new_agent();
         Ok(Self {
             agent,
-            url: format!("{base}/chat/completions"),
+            pool: EndpointPool::shared(&urls, cfg.max_in_flight_per_endpoint),
             model: cfg.model.clone(),
             key,
             timeout: Duration::from_millis(cfg.timeout_ms.max(1)),
@@ -118,6 +138,11 @@ impl OpenAiGenerator {
             mode: OutputMode::JsonSchema,
             schema: constrained_turn_schema(catalogue),
         })
+    }
+
+    /// The chat-completions URL of every endpoint.
+    pub fn urls(&self) -> &[String] {
+        self.pool.urls()
     }
 
     /// The structured-output mode in use (it steps down when a server refuses one).
@@ -178,9 +203,14 @@ impl OpenAiGenerator {
         let mut resp = match req.send(body.as_bytes()) {
             Ok(r) => r,
             // Transport errors (refused, reset, timed out) carry no secret: the key is a header.
-            Err(e) => return Reply::Retry(format!("request failed: {e}")),
+            Err(e) => return Reply::retry(format!("request failed: {e}")),
         };
         let status = resp.status().as_u16();
+        let after = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(retry_after);
         // A server may echo the Authorization header in an error body, or a model the key in
         // its answer — plain or escaped: nothing it sends reaches an error, a log, a prompt or
         // a record in any form that decodes to the key (`redact`).
@@ -190,7 +220,7 @@ impl OpenAiGenerator {
                 Some(k) => redact(&t, &k.0).into_owned(),
                 None => t,
             },
-            Err(e) => return Reply::Retry(format!("reading the response failed: {e}")),
+            Err(e) => return Reply::retry(format!("reading the response failed: {e}")),
         };
         let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
         match status {
@@ -199,7 +229,10 @@ impl OpenAiGenerator {
             400..=599 if mode != OutputMode::PlainJson && refuses_mode(&text, mode) => {
                 Reply::Unsupported(format!("HTTP {status}: {}", clip(&text)))
             }
-            408 | 409 | 429 | 500..=599 => Reply::Retry(format!("HTTP {status}: {}", clip(&text))),
+            408 | 409 | 429 | 500..=599 => Reply::Retry {
+                why: format!("HTTP {status}: {}", clip(&text)),
+                after: after.filter(|_| matches!(status, 429 | 503)),
+            },
             _ => Reply::Fatal(format!("HTTP {status}: {}", clip(&text))),
         }
     }
@@ -215,19 +248,27 @@ impl OpenAiGenerator {
             .map(|m| format!("{}: {}\n", m.role.as_str(), m.content))
             .collect();
         let mut backoff = BACKOFF_START;
-        let mut retries = 0;
+        // Failures per endpoint; the last one that failed is avoided while another is free.
+        let mut retries = vec![0u32; self.pool.len()];
+        let mut avoid: Vec<usize> = Vec::new();
+        let deadline_error = |started: Instant| GenerateError::Deadline {
+            elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        };
         loop {
             let now = Instant::now();
             if now >= deadline {
-                return Err(GenerateError::Deadline {
-                    elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-                });
+                return Err(deadline_error(started));
             }
-            let timeout = self.timeout.min(deadline - now);
+            let lease = match self.pool.acquire(deadline, &avoid).await {
+                Ok(l) => l,
+                Err(e) => return Err(GenerateError::Transient(e.to_string())),
+            };
+            let now = Instant::now();
+            let timeout = self.timeout.min(deadline.saturating_duration_since(now));
             let body = self.body(messages).to_string();
             let (agent, url, key, mode, p) = (
                 self.agent.clone(),
-                self.url.clone(),
+                lease.url().to_owned(),
                 self.key.clone(),
                 self.mode,
                 prompt.clone(),
@@ -237,26 +278,49 @@ impl OpenAiGenerator {
             })
             .await
             .unwrap_or_else(|e| Reply::Fatal(format!("request task failed: {e}")));
+            let now = Instant::now();
             match reply {
-                Reply::Ok(c) => return Ok(c),
+                Reply::Ok(c) => {
+                    lease.report(Outcome::Answered, now);
+                    return Ok(c);
+                }
                 Reply::Unsupported(why) => {
+                    lease.report(Outcome::Answered, now);
                     tracing::info!(mode = ?self.mode, %why, "server refused structured output; stepping down");
                     self.mode = match self.mode {
                         OutputMode::JsonSchema => OutputMode::ToolCall,
                         _ => OutputMode::PlainJson,
                     };
                 }
-                Reply::Fatal(m) => return Err(GenerateError::Fatal(m)),
-                Reply::Retry(m) => {
-                    if retries >= self.max_retries {
-                        return Err(GenerateError::Transient(m));
+                Reply::Fatal(m) => {
+                    lease.report(Outcome::Answered, now);
+                    return Err(GenerateError::Fatal(m));
+                }
+                Reply::Retry { why, after } => {
+                    let index = lease.index();
+                    lease.report(after.map_or(Outcome::Failed, Outcome::Busy), now);
+                    drop(lease);
+                    // Each endpoint brings `max_retries + 1` attempts to the decision.
+                    let n = retries.len() as u32;
+                    if retries.iter().sum::<u32>() + 1 >= (self.max_retries + 1) * n {
+                        return Err(GenerateError::Transient(why));
                     }
-                    retries += 1;
-                    let wake = Instant::now() + backoff;
+                    retries[index] += 1;
+                    let tried = retries[index];
+                    avoid = vec![index];
+                    // Another endpoint awake (free, or busy and worth waiting for): go there
+                    // at once. Otherwise back off (or wait out Retry-After), never past the
+                    // deadline.
+                    let elsewhere = self.pool.another_awake(index, now);
+                    if elsewhere {
+                        tracing::debug!(retry = tried, %why, "retrying on another endpoint");
+                        continue;
+                    }
+                    let wake = now + after.unwrap_or(backoff);
                     if wake >= deadline {
-                        return Err(GenerateError::Transient(m));
+                        return Err(GenerateError::Transient(why));
                     }
-                    tracing::debug!(retry = retries, %m, "retrying");
+                    tracing::debug!(retry = tried, %why, "retrying");
                     tokio::time::sleep_until(wake).await;
                     backoff = (backoff * 2).min(BACKOFF_MAX);
                 }
@@ -305,7 +369,7 @@ fn refuses_mode(body: &str, mode: OutputMode) -> bool {
 
 fn parse_response(text: &str, mode: OutputMode, prompt: String, latency_ms: f64) -> Reply {
     let Ok(v) = serde_json::from_str::<Value>(text) else {
-        return Reply::Retry(format!("the response is not JSON: {}", clip(text)));
+        return Reply::retry(format!("the response is not JSON: {}", clip(text)));
     };
     let message = &v["choices"][0]["message"];
     let from_tool = message["tool_calls"][0]["function"]["arguments"].as_str();
@@ -360,6 +424,8 @@ mod tests {
     fn config(env: Option<&str>) -> OpenAiConfig {
         OpenAiConfig {
             base_url: "http://127.0.0.1:9/v1/".into(),
+            more_base_urls: vec![],
+            max_in_flight_per_endpoint: None,
             model: "m".into(),
             api_key_env: env.map(str::to_owned),
             timeout_ms: 1000,
@@ -377,7 +443,7 @@ mod tests {
         let shown = format!("{g:?}");
         assert!(!shown.contains("sk-secret-123"), "{shown}");
         assert!(shown.contains("redacted"));
-        assert_eq!(g.url, "http://127.0.0.1:9/v1/chat/completions");
+        assert_eq!(g.urls(), ["http://127.0.0.1:9/v1/chat/completions"]);
     }
 
     #[test]
