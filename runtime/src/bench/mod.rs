@@ -161,9 +161,11 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         &plan,
         &state.pending,
         &records,
-        concurrency,
-        stall_limit,
-        options.metric,
+        worker::Pace {
+            concurrency,
+            stall_limit,
+            metric: options.metric,
+        },
         |r| bar.tick(r.eval.success),
     );
     bar.finish();

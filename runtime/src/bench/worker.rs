@@ -76,6 +76,14 @@ struct Shared {
     busy: Vec<Mutex<Option<(String, Instant)>>>,
 }
 
+/// How [`run_all`] runs: worker threads, the stall limit and the metric episodes are scored under.
+#[derive(Debug, Clone, Copy)]
+pub struct Pace {
+    pub concurrency: usize,
+    pub stall_limit: Duration,
+    pub metric: MetricVersion,
+}
+
 /// Flies `pending` (indices into `plan`) on `concurrency` threads; `on_result` sees every
 /// result as it arrives, on the calling thread. A failed episode is a result (recorded as
 /// failed) and the others go on. An episode running longer than `stall_limit` stops the run
@@ -86,11 +94,14 @@ pub fn run_all(
     plan: &[PlannedEpisode],
     pending: &[usize],
     records: &Path,
-    concurrency: usize,
-    stall_limit: Duration,
-    metric: MetricVersion,
+    pace: Pace,
     mut on_result: impl FnMut(&EpisodeResult),
 ) -> Result<Flown, BenchError> {
+    let Pace {
+        concurrency,
+        stall_limit,
+        metric,
+    } = pace;
     let workers = concurrency.clamp(1, pending.len().max(1));
     let shared = Arc::new(Shared {
         suite: suite.clone(),
