@@ -40,5 +40,6 @@ pub mod score;
 pub mod snapshot;
 pub mod vehicle;
 
-/// The α3 metric version every score and report carries (ALPHA3.md).
-pub const METRIC_VERSION: &str = "alpha3-v1";
+/// The default α3 metric version, which every score and report names
+/// ([`score::MetricVersion`]; `alpha3-v1` stays selectable).
+pub const METRIC_VERSION: &str = "alpha3-v2";

@@ -20,6 +20,8 @@ pub struct EpisodeIdentity<'a> {
     /// The scenario's name (pass^k groups episodes by it).
     pub scenario: &'a str,
     pub seed: u64,
+    /// The metric the episode is scored under.
+    pub metric: alpha3_core::score::MetricVersion,
 }
 
 /// The record's [`Event::Header`]: `config` is the effective configuration, its `[policy]`
@@ -38,7 +40,7 @@ pub fn header_event(id: &EpisodeIdentity<'_>, config: &Config, initial: &WorldSt
         policy: policy.map_or_else(|| "none".to_string(), |p| p.name.clone()),
         model: policy.and_then(model_of),
         operator_version: alpha3_sim::OPERATOR_VERSION.to_string(),
-        metric_version: alpha3_core::METRIC_VERSION.to_string(),
+        metric_version: id.metric.as_str().to_string(),
         alpha3_version: env!("CARGO_PKG_VERSION").to_string(),
         config: json,
     }
@@ -167,6 +169,7 @@ mod tests {
             episode_id: "ep-1",
             scenario: &s.name,
             seed: 1,
+            metric: alpha3_core::score::MetricVersion::V1,
         };
         let event = header_event(&id, &config, &initial);
         let Event::Header {

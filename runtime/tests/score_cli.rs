@@ -125,7 +125,7 @@ fn out_writes_the_three_reports_and_counts_a_truncated_file_as_a_failure() {
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
             .unwrap();
-    assert_eq!(json["metric_version"], "alpha3-v1");
+    assert_eq!(json["metric_version"], "alpha3-v2");
     let run = &json["runs"][0];
     assert_eq!(
         (run["requested"].as_u64(), run["n"].as_u64()),
@@ -146,7 +146,7 @@ fn out_writes_the_three_reports_and_counts_a_truncated_file_as_a_failure() {
 
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
     assert!(
-        md.contains("alpha3-v1") && md.contains("| acme/bot-1 | uav |"),
+        md.contains("alpha3-v2") && md.contains("| acme/bot-1 | uav |"),
         "{md}"
     );
     assert!(md.contains("sc-0003-ep-00.json"), "{md}");
@@ -339,4 +339,36 @@ fn flight_records_are_scored_and_a_corrupted_one_fails_its_run() {
     assert_eq!(run["mean_total_tokens"], 1000.0);
     assert_eq!(run["pillars"]["TC"], 1.0);
     assert_eq!(run["safety"]["proposed"], 1);
+}
+
+#[test]
+fn metric_selects_the_definitions_and_every_output_names_it() {
+    let (_tmp, dir) = tree();
+    let file = dir.join("sc-0000-ep-00.json");
+    let mut cc = Vec::new();
+    for metric in ["alpha3-v1", "alpha3-v2"] {
+        let out = tempfile::tempdir().unwrap();
+        let (code, _, stderr) = score(&[
+            file.to_str().unwrap(),
+            "--metric",
+            metric,
+            "--out",
+            out.path().to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let json: Value = serde_json::from_str(
+            &std::fs::read_to_string(out.path().join("leaderboard.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(json["metric_version"], metric);
+        let md = std::fs::read_to_string(out.path().join("leaderboard.md")).unwrap();
+        assert!(md.contains(&format!("Metric `{metric}`")), "{md}");
+        cc.push(json["runs"][0]["pillars"]["CC"].as_f64().unwrap());
+    }
+    // 4,000 tokens: v1 charges them against 10,000 and the actions against 25, v2 only what
+    // exceeds 3,000 tokens and 10 actions.
+    assert!(cc[1] > cc[0], "CC v1 {} v2 {}", cc[0], cc[1]);
+    let (code, _, stderr) = score(&[file.to_str().unwrap(), "--metric", "alpha3-v9"]);
+    assert_eq!(code, 2, "an unknown metric is a usage error: {stderr}");
+    assert!(stderr.contains("alpha3-v9"), "{stderr}");
 }

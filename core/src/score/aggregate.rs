@@ -249,6 +249,7 @@ mod tests {
         e.cc = 1.0;
         e.alternation = 1.0;
         e.grounding = 1.0;
+        e.answered = 1.0;
         e.gen_time_s = Some(10.0);
         e.tokens = Some(5000);
         e
@@ -293,9 +294,25 @@ mod tests {
     }
 
     #[test]
+    fn v2_iq_takes_the_turn_budget_not_the_runs_t_star() {
+        // B = min(1, 10 / T): 1 for 8 and 10 turns, 10/12 for 12, whatever T* is.
+        let evals = vec![valid("a", 8, 1), valid("b", 10, 1), valid("c", 12, 1)];
+        let (_, episodes) = aggregate(&evals);
+        let iq: Vec<f64> = episodes
+            .iter()
+            .filter_map(|e| e.pillars.map(|p| p.iq))
+            .collect();
+        assert_eq!(&iq[..2], &[1.0, 1.0]);
+        assert!((iq[2] - (10.0 / 12.0 + 2.0) / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn iq_length_term_uses_the_runs_t_star() {
         // T* = 10 (median of 8, 10, 12): the 8- and 12-turn episodes get L = 0.8.
-        let evals = vec![valid("a", 8, 1), valid("b", 10, 1), valid("c", 12, 1)];
+        let mut evals = vec![valid("a", 8, 1), valid("b", 10, 1), valid("c", 12, 1)];
+        for e in &mut evals {
+            e.metric = crate::score::MetricVersion::V1;
+        }
         let (run, episodes) = aggregate(&evals);
         assert_eq!(run.t_star, 10.0);
         let iq: Vec<f64> = episodes

@@ -1,5 +1,14 @@
-//! IQ — Interaction Quality: `(L + A + G) / 3`.
+//! IQ — Interaction Quality: the mean of three terms.
 //!
+//! `alpha3-v2`: `(B + A + R) / 3`, which reproduces the published IQ means exactly
+//! (docs/METRIC-V2.md):
+//! - `B = min(1, 10 / T)`: the share of the dialogue within the 10-turn budget
+//!   ([`turn_budget_term`]; 0 for an empty dialogue).
+//! - `A`: alternation, as below.
+//! - `R`: the share of actions answered by an observation at the same index ([`answered`]; 1
+//!   when there are no actions).
+//!
+//! `alpha3-v1`: `(L + A + G) / 3`:
 //! - `L = max(0, 1 − |T − T*| / T*)`: T* is the median turn count of the run's successful
 //!   episodes, so L depends on the run and is applied at aggregation ([`length_term`]).
 //! - `A`: the fraction of the T − 1 adjacent turn pairs whose speakers differ (1 for a single
@@ -19,6 +28,32 @@ use std::collections::HashSet;
 
 /// The run's T* when it has no successful episode.
 pub const DEFAULT_T_STAR: f64 = 10.0;
+
+/// Turns a dialogue may take at full IQ (`alpha3-v2`).
+pub const TURN_BUDGET: f64 = 10.0;
+
+/// `B` (`alpha3-v2`): `min(1, 10 / T)`; 0 for an empty dialogue.
+pub fn turn_budget_term(turns: usize) -> f64 {
+    if turns == 0 {
+        0.0
+    } else {
+        (TURN_BUDGET / turns as f64).min(1.0)
+    }
+}
+
+/// `R` (`alpha3-v2`): the share of the dialogue's actions that have an observation at the same
+/// index of their turn; 1 when there are no actions.
+pub fn answered(dialogue: &[Turn]) -> f64 {
+    let actions: usize = dialogue.iter().map(|t| t.actions.len()).sum();
+    if actions == 0 {
+        return 1.0;
+    }
+    let answered: usize = dialogue
+        .iter()
+        .map(|t| t.actions.len().min(t.obs.len()))
+        .sum();
+    answered as f64 / actions as f64
+}
 
 /// `L` for a dialogue of `turns` turns against the run's `t_star`.
 pub fn length_term(turns: usize, t_star: f64) -> f64 {
@@ -176,6 +211,30 @@ mod tests {
         assert!((length_term(12, 9.0) - (1.0 - 3.0 / 9.0)).abs() < 1e-12);
         assert_eq!(length_term(30, 10.0), 0.0);
         assert_eq!(length_term(0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn turn_budget_term_by_hand() {
+        for t in 1..=10 {
+            assert_eq!(turn_budget_term(t), 1.0, "T = {t}");
+        }
+        assert_eq!(turn_budget_term(11), 10.0 / 11.0);
+        assert_eq!(turn_budget_term(12), 10.0 / 12.0);
+        assert_eq!(turn_budget_term(40), 0.25);
+        assert_eq!(turn_budget_term(0), 0.0);
+    }
+
+    #[test]
+    fn answered_by_hand() {
+        assert_eq!(answered(&alternating(8)), 1.0);
+        assert_eq!(answered(&[agent(vec![]), user(vec![])]), 1.0);
+        // Two actions, one observation: the second is unanswered.
+        let mut t = agent(vec![
+            mcp("read_telemetry", json!({}), json!({})),
+            mcp("hold", json!({}), json!({})),
+        ]);
+        t.obs.truncate(1);
+        assert_eq!(answered(&[t, user(vec![])]), 0.5);
     }
 
     #[test]

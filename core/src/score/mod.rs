@@ -1,5 +1,6 @@
-//! The α3 scorer (`../shared/ALPHA3.md`, version [`crate::METRIC_VERSION`]): six per-episode
-//! pillars, α3(e), and the reliability-adjusted run aggregation.
+//! The α3 scorer (`../shared/ALPHA3.md`; the version in [`MetricVersion`], default
+//! [`crate::METRIC_VERSION`]): six per-episode pillars, α3(e), and the reliability-adjusted run
+//! aggregation.
 //!
 //! One scorer, two inputs. A published AlphaBench episode is scored from what its file says; a
 //! closed-loop flight record is first turned into the same [`Episode`](crate::episode::Episode)
@@ -20,6 +21,7 @@ pub mod classify;
 mod evidence;
 mod from_record;
 pub mod iq;
+mod metric;
 pub mod nr;
 mod pillars;
 mod scorer;
@@ -35,6 +37,7 @@ mod testkit;
 pub use aggregate::{RunSummary, ScoredEpisode, aggregate};
 pub use evidence::{ClosedLoop, SafetyCounts};
 pub use from_record::{RecordEpisode, episode_from_record};
+pub use metric::{MetricVersion, UnknownMetric};
 pub use pillars::{NAMES, Pillars, WEIGHTS};
 pub use scorer::{EpisodeEval, MAX_ATTEMPTS, ScoreOptions, Scorer, Source, Validity};
 pub use sp::{SafetyLimits, Violations};

@@ -1,12 +1,16 @@
 //! [`Scorer`]: one scorer for both sources of episodes. It holds what is built once per run —
 //! the catalogue and its compiled validators — and turns an episode (published) or a flight
-//! record (closed loop) into an [`EpisodeEval`]: every pillar except IQ's length term, which
-//! needs the run's T* and is applied by [`super::aggregate`].
+//! record (closed loop) into an [`EpisodeEval`] under its [`MetricVersion`]: every pillar
+//! except, under `alpha3-v1`, IQ's length term, which needs the run's T* and is applied by
+//! [`super::aggregate`].
 
-use super::cc::{communication_cost, tokens_of, tool_actions};
+use super::cc::{communication_cost, communication_cost_v2, tokens_of, tool_actions};
 use super::evidence::{ClosedLoop, SafetyCounts};
 use super::from_record::episode_from_record;
-use super::iq::{alternation, grounding, interaction_quality, length_term};
+use super::iq::{
+    alternation, answered, grounding, interaction_quality, length_term, turn_budget_term,
+};
+use super::metric::MetricVersion;
 use super::nr::network_robustness;
 use super::pillars::Pillars;
 use super::sp::{
@@ -33,6 +37,8 @@ pub struct ScoreOptions {
     /// Apply the catalogue's schemas to published actions whose names are in the catalogue
     /// (off by default: see [`super::tc`]).
     pub published_catalogue_schemas: bool,
+    /// Which definitions of CC and IQ apply.
+    pub metric: MetricVersion,
 }
 
 /// Where an episode came from.
@@ -64,6 +70,8 @@ pub struct EpisodeEval {
     /// The model (or policy) the episode names: `_meta.model`, or the record header's.
     pub model: Option<String>,
     pub source: Source,
+    /// The definitions the pillars were computed with.
+    pub metric: MetricVersion,
     pub validity: Validity,
     /// TO = 1.
     pub success: bool,
@@ -74,9 +82,11 @@ pub struct EpisodeEval {
     pub tc: f64,
     pub nr: f64,
     pub cc: f64,
-    /// IQ's A and G terms (L needs the run's T*).
+    /// IQ's A and G terms (`alpha3-v1`'s L needs the run's T*).
     pub alternation: f64,
     pub grounding: f64,
+    /// IQ's R term (`alpha3-v2`): the share of actions answered by an observation.
+    pub answered: f64,
     pub violations: Violations,
     /// a_s: generation attempts (policy calls); a failure stub counts as 1.
     pub attempts: u32,
@@ -96,6 +106,7 @@ impl EpisodeEval {
             scenario: None,
             model: None,
             source,
+            metric: MetricVersion::default(),
             validity: Validity::GenerationFailed(reason.into()),
             success: false,
             turns: 0,
@@ -106,6 +117,7 @@ impl EpisodeEval {
             cc: 0.0,
             alternation: 0.0,
             grounding: 0.0,
+            answered: 0.0,
             violations: Violations::default(),
             attempts: 1,
             decisions: 1,
@@ -120,13 +132,20 @@ impl EpisodeEval {
         self.validity == Validity::Valid
     }
 
-    /// All six pillars, with IQ's length term taken against `t_star`.
+    /// All six pillars; under `alpha3-v1` IQ's length term is taken against `t_star`.
     pub fn pillars(&self, t_star: f64) -> Pillars {
-        let iq = interaction_quality(
-            length_term(self.turns, t_star),
-            self.alternation,
-            self.grounding,
-        );
+        let iq = match self.metric {
+            MetricVersion::V1 => interaction_quality(
+                length_term(self.turns, t_star),
+                self.alternation,
+                self.grounding,
+            ),
+            MetricVersion::V2 => interaction_quality(
+                turn_budget_term(self.turns),
+                self.alternation,
+                self.answered,
+            ),
+        };
         Pillars {
             to: self.to,
             sp: self.sp,
@@ -228,6 +247,7 @@ impl Scorer {
             } else {
                 Source::Published
             },
+            metric: self.options.metric,
             validity: Validity::Valid,
             success: to == 1.0,
             turns: e.dialogue.len(),
@@ -235,9 +255,13 @@ impl Scorer {
             sp: safety_policy(violations),
             tc: tool_consistency(e, ev, &self.schemas, vocabulary),
             nr: network_robustness(e, ev, &self.catalogue, &self.options.hard),
-            cc: communication_cost(tokens.unwrap_or(0), actions),
+            cc: match self.options.metric {
+                MetricVersion::V1 => communication_cost(tokens.unwrap_or(0), actions),
+                MetricVersion::V2 => communication_cost_v2(tokens.unwrap_or(0), actions),
+            },
             alternation: alternation(&e.dialogue),
             grounding: grounding(e, &self.catalogue),
+            answered: answered(&e.dialogue),
             violations,
             attempts: 1,
             decisions: 1,
@@ -273,7 +297,25 @@ mod tests {
     use super::*;
 
     fn scorer() -> Scorer {
-        Scorer::new(ScoreOptions::default()).unwrap()
+        Scorer::new(ScoreOptions {
+            metric: MetricVersion::V1,
+            ..ScoreOptions::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn v2_alpha3_of_8_and_12_turn_episodes_by_hand() {
+        // 2,000 tokens and T/2 actions are within the allowances: CC = 1. IQ: B = 1 for T = 8,
+        // 10/12 for T = 12; A = R = 1.
+        let v2 = Scorer::new(ScoreOptions::default()).unwrap();
+        for (t, iq) in [(8usize, 1.0), (12, (10.0 / 12.0 + 2.0) / 3.0)] {
+            let eval = v2.evaluate(&episode(alternating(t)));
+            assert_eq!(eval.metric, MetricVersion::V2);
+            let p = eval.pillars(f64::NAN);
+            assert_eq!((p.cc, p.nr), (1.0, 1.0), "T = {t}");
+            assert!((p.iq - iq).abs() < 1e-12, "T = {t}: IQ {}", p.iq);
+        }
     }
 
     #[test]

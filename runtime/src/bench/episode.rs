@@ -43,6 +43,7 @@ pub async fn fly(
         episode_id: &ep.id,
         scenario: &s.key,
         seed: ep.seed,
+        metric: scorer.options().metric,
     };
     let part = partial_path(records, &ep.id);
     let mut recorder = Recorder::create(&part)?.without_sync();

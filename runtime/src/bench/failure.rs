@@ -13,6 +13,7 @@ use crate::record_header::{EpisodeIdentity, header_event};
 use crate::recorder::{Recorder, RecorderError, read_record};
 use alpha3_core::episode::WorldState;
 use alpha3_core::record::{Event, ParsedRecord, RECORD_VERSION, RecordLine, failure_reason};
+use alpha3_core::score::MetricVersion;
 use alpha3_core::score::{EpisodeEval, Scorer, Source};
 use std::path::Path;
 
@@ -51,7 +52,10 @@ pub fn record_failure(
     let reason = failure_reason(why);
     write(suite, ep, records, scorer, &reason).unwrap_or_else(|e| {
         tracing::warn!("episode {}: the failure could not be recorded: {e}", ep.id);
-        let lines = vec![header(suite, ep), termination(&reason, 0)];
+        let lines = vec![
+            header(suite, ep, scorer.options().metric),
+            termination(&reason, 0),
+        ];
         EpisodeResult::from_record(scorer, &parsed(lines)).unwrap_or_else(|| EpisodeResult {
             id: ep.id.clone(),
             policy: suite.policies[ep.policy].name.clone(),
@@ -91,7 +95,7 @@ fn write(
             })?;
         }
         let mut rec = Recorder::create(&part)?;
-        rec.append(0, header(suite, ep))?;
+        rec.append(0, header(suite, ep, scorer.options().metric))?;
         (rec, 0, 0)
     };
     let turns = u32::try_from(turns).unwrap_or(u32::MAX);
@@ -114,11 +118,12 @@ fn write(
 
 /// The header of an episode that failed before it wrote one: what ran, without the initial
 /// state (the world may be what failed).
-fn header(suite: &Suite, ep: &PlannedEpisode) -> Event {
+fn header(suite: &Suite, ep: &PlannedEpisode, metric: MetricVersion) -> Event {
     let identity = EpisodeIdentity {
         episode_id: &ep.id,
         scenario: &suite.scenarios[ep.scenario].key,
         seed: ep.seed,
+        metric,
     };
     header_event(
         &identity,

@@ -51,7 +51,7 @@ fn hash_of<T: Serialize + ?Sized>(value: &T) -> String {
 
 impl Inputs {
     /// The inputs of `command` flying `suite`.
-    pub fn of(command: &str, suite: &Suite) -> Self {
+    pub fn of(command: &str, suite: &Suite, metric: alpha3_core::score::MetricVersion) -> Self {
         let b = &suite.bench;
         let settings = (
             &b.name,
@@ -81,7 +81,7 @@ impl Inputs {
             hash: String::new(),
             command: command.into(),
             alpha3_version: env!("CARGO_PKG_VERSION").into(),
-            metric_version: alpha3_core::METRIC_VERSION.into(),
+            metric_version: metric.as_str().into(),
             operator_version: alpha3_sim::OPERATOR_VERSION.into(),
             suite: hash_of(&settings),
             seeds: b.seeds.clone(),

@@ -5,10 +5,11 @@
 
 use super::results::EpisodeResult;
 use crate::score::{Leaderboard, RunInput, RunKey};
+use alpha3_core::score::MetricVersion;
 use std::collections::BTreeMap;
 
-/// The leaderboard of `results` (any order).
-pub fn build(results: &[EpisodeResult]) -> Leaderboard {
+/// The leaderboard of `results` (any order), scored under `metric`.
+pub fn build(results: &[EpisodeResult], metric: MetricVersion) -> Leaderboard {
     let mut sorted: Vec<&EpisodeResult> = results.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
     let mut runs: BTreeMap<RunKey, RunInput> = BTreeMap::new();
@@ -21,5 +22,5 @@ pub fn build(results: &[EpisodeResult]) -> Leaderboard {
         .evals
         .push(r.eval.clone());
     }
-    Leaderboard::build(runs)
+    Leaderboard::build(runs, metric)
 }

@@ -13,7 +13,7 @@ use super::outputs::{self, Manifest};
 use super::plan_file;
 use super::results::EpisodeResult;
 use super::resume::complete_result;
-use alpha3_core::score::Scorer;
+use alpha3_core::score::MetricVersion;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -73,7 +73,6 @@ pub fn merge(
     shards: &[PathBuf],
     whole_plan: Option<&[String]>,
 ) -> Result<MergeSummary, BenchError> {
-    let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
     let mut summary = MergeSummary::default();
     let mut suite: Option<String> = None;
     let mut count: Option<u32> = None;
@@ -108,6 +107,13 @@ pub fn merge(
         summary.missing_shards = (0..n).filter(|i| !seen_shards.contains(i)).collect();
     }
     let common = common_inputs(out, shards)?;
+    // The shards' metric (their inputs agree on it), else the default.
+    let metric: MetricVersion = common
+        .as_ref()
+        .and_then(|i| i.metric_version.parse().ok())
+        .unwrap_or_default();
+    let scorer =
+        super::worker::scorer_for(metric).map_err(|e| BenchError::Worker(e.to_string()))?;
     let records_out = out.join("records");
     std::fs::create_dir_all(&records_out).map_err(|e| BenchError::io(&records_out, e))?;
     let mut ids = BTreeSet::new();
@@ -153,10 +159,10 @@ pub fn merge(
             expected.len()
         },
         completed: results.len(),
-        metric_version: alpha3_core::METRIC_VERSION.into(),
+        metric_version: metric.as_str().into(),
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
     };
-    outputs::write(out, &title, &results, Some(&manifest))?;
+    outputs::write(out, &title, &results, Some(&manifest), metric)?;
     if let Some(i) = &common {
         inputs::write(out, i)?;
     }

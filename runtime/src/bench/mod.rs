@@ -33,7 +33,6 @@ pub mod suite;
 pub mod worker;
 
 use crate::recorder::RecorderError;
-use alpha3_core::score::Scorer;
 use std::path::{Path, PathBuf};
 
 pub use plan::{PlannedEpisode, plan};
@@ -110,6 +109,8 @@ pub struct RunOptions {
     pub stall_limit: Option<std::time::Duration>,
     /// Delete the records of an earlier run in `out` first (see [`inputs::claim`]).
     pub fresh: bool,
+    /// The metric the episodes are scored under.
+    pub metric: alpha3_core::score::MetricVersion,
 }
 
 /// What a run did.
@@ -140,7 +141,7 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
     let plan = plan::plan(&suite, options.shard);
     inputs::claim(
         &options.out,
-        &inputs::Inputs::of("bench", &suite),
+        &inputs::Inputs::of("bench", &suite, options.metric),
         options.fresh,
     )?;
     plan_file::write(
@@ -148,7 +149,8 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         &plan_file::PlanFile::new(&suite.bench.name, &options.shard.to_string(), &plan),
     )?;
     let records = options.out.join("records");
-    let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
+    let scorer =
+        worker::scorer_for(options.metric).map_err(|e| BenchError::Worker(e.to_string()))?;
     let state = resume::prepare(&records, &plan, &scorer)?;
     let concurrency = options
         .concurrency
@@ -166,8 +168,11 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         &plan,
         &state.pending,
         &records,
-        concurrency,
-        stall_limit,
+        worker::Pace {
+            concurrency,
+            stall_limit,
+            metric: options.metric,
+        },
         |r| bar.tick(r.eval.success),
     );
     bar.finish();
@@ -181,7 +186,7 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         shard: options.shard.to_string(),
         planned: plan.len(),
         completed: results.len(),
-        metric_version: alpha3_core::METRIC_VERSION.into(),
+        metric_version: options.metric.as_str().into(),
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
     };
     let title = if options.shard == Shard::WHOLE {
@@ -189,7 +194,13 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
     } else {
         format!("α3 bench — {} (shard {})", suite.bench.name, options.shard)
     };
-    let board = outputs::write(&options.out, &title, &results, Some(&manifest))?;
+    let board = outputs::write(
+        &options.out,
+        &title,
+        &results,
+        Some(&manifest),
+        options.metric,
+    )?;
     Ok(RunSummary {
         suite: suite.bench.name.clone(),
         planned: plan.len(),

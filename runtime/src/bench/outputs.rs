@@ -6,6 +6,7 @@ use super::BenchError;
 use super::results::EpisodeResult;
 use super::{leaderboard, report};
 use crate::score::Leaderboard;
+use alpha3_core::score::MetricVersion;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -40,8 +41,9 @@ pub fn write(
     title: &str,
     results: &[EpisodeResult],
     manifest: Option<&Manifest>,
+    metric: MetricVersion,
 ) -> Result<Leaderboard, BenchError> {
-    let board = leaderboard::build(results);
+    let board = leaderboard::build(results, metric);
     board
         .write(out)
         .map_err(|e| BenchError::Output(format!("{e:#}")))?;

@@ -2,7 +2,6 @@
 //! way for an episode just flown, one found complete on a rerun and one read from a shard — so a
 //! resumed or merged run reports exactly what an uninterrupted one does.
 
-use alpha3_core::METRIC_VERSION;
 use alpha3_core::record::{Event, ParsedRecord};
 use alpha3_core::score::iq::DEFAULT_T_STAR;
 use alpha3_core::score::{EpisodeEval, NAMES, Scorer};
@@ -92,7 +91,7 @@ impl EpisodeResult {
             serde_json::to_value(&self.eval.validity).unwrap_or(Value::Null),
         );
         Event::Score {
-            metric_version: METRIC_VERSION.to_string(),
+            metric_version: self.eval.metric.as_str().to_string(),
             alpha3,
             pillars: Value::Object(pillars),
         }

@@ -23,7 +23,7 @@ use super::results::EpisodeResult;
 use super::suite::Suite;
 use crate::policy::{EpisodeBrief, Policy, from_config};
 use alpha3_core::config::PolicyBackend;
-use alpha3_core::score::Scorer;
+use alpha3_core::score::{MetricVersion, ScoreOptions, Scorer};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
@@ -69,10 +69,19 @@ struct Shared {
     plan: Vec<PlannedEpisode>,
     pending: Vec<usize>,
     records: PathBuf,
+    metric: MetricVersion,
     next: AtomicUsize,
     stop: AtomicBool,
     /// Per worker: the episode it is flying and since when.
     busy: Vec<Mutex<Option<(String, Instant)>>>,
+}
+
+/// How [`run_all`] runs: worker threads, the stall limit and the metric episodes are scored under.
+#[derive(Debug, Clone, Copy)]
+pub struct Pace {
+    pub concurrency: usize,
+    pub stall_limit: Duration,
+    pub metric: MetricVersion,
 }
 
 /// Flies `pending` (indices into `plan`) on `concurrency` threads; `on_result` sees every
@@ -85,16 +94,21 @@ pub fn run_all(
     plan: &[PlannedEpisode],
     pending: &[usize],
     records: &Path,
-    concurrency: usize,
-    stall_limit: Duration,
+    pace: Pace,
     mut on_result: impl FnMut(&EpisodeResult),
 ) -> Result<Flown, BenchError> {
+    let Pace {
+        concurrency,
+        stall_limit,
+        metric,
+    } = pace;
     let workers = concurrency.clamp(1, pending.len().max(1));
     let shared = Arc::new(Shared {
         suite: suite.clone(),
         plan: plan.to_vec(),
         pending: pending.to_vec(),
         records: records.to_path_buf(),
+        metric,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         busy: (0..workers).map(|_| Mutex::new(None)).collect(),
@@ -158,7 +172,7 @@ fn unreported(
     if missing.is_empty() {
         return Ok(());
     }
-    let scorer = Scorer::new(Default::default()).map_err(|e| BenchError::Worker(e.to_string()))?;
+    let scorer = scorer_for(shared.metric).map_err(|e| BenchError::Worker(e.to_string()))?;
     let why = "not flown: its worker stopped without reporting it";
     for ep in missing {
         let result = record_failure(&shared.suite, ep, &shared.records, &scorer, why);
@@ -171,6 +185,14 @@ fn unreported(
         flown.results.push(result);
     }
     Ok(())
+}
+
+/// The scorer of a run under `metric`.
+pub fn scorer_for(metric: MetricVersion) -> Result<Scorer, alpha3_core::score::SchemaError> {
+    Scorer::new(ScoreOptions {
+        metric,
+        ..ScoreOptions::default()
+    })
 }
 
 fn shared_stop(shared: &Shared) {
@@ -202,7 +224,7 @@ fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Message>) {
             return;
         }
     };
-    let scorer = match Scorer::new(Default::default()) {
+    let scorer = match scorer_for(shared.metric) {
         Ok(s) => s,
         Err(e) => {
             let _ = tx.send(Message::Fatal(BenchError::Worker(format!("scorer: {e}"))));

@@ -43,6 +43,10 @@ pub struct BenchArgs {
     /// policy); default: twice every turn's deadline for every attempt, at least 600.
     #[arg(long)]
     pub episode_timeout_s: Option<u64>,
+    /// The metric the episodes are scored under (alpha3-v2, or alpha3-v1 for ALPHA3.md's first
+    /// reading); the records and reports name it.
+    #[arg(long, default_value = alpha3_core::METRIC_VERSION)]
+    pub metric: alpha3_core::score::MetricVersion,
 }
 
 #[derive(Debug, Subcommand)]
@@ -120,6 +124,7 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         progress: !args.quiet,
         stall_limit: args.episode_timeout_s.map(std::time::Duration::from_secs),
         fresh: args.fresh,
+        metric: args.metric,
     })?;
     let rate = summary.flown as f64 / summary.elapsed_s.max(1e-9);
     let mut redone = String::new();

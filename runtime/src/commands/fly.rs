@@ -57,6 +57,9 @@ pub struct FlyArgs {
     /// Seed of the world around the vehicle (peers, sensors, network model).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The metric the record names for its scoring (`alpha3 score` reads it back).
+    #[arg(long, default_value = alpha3_core::METRIC_VERSION)]
+    pub metric: alpha3_core::score::MetricVersion,
     /// Where records and telemetry logs go (default: the config's `record.dir`, else out/fly).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -271,6 +274,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
             episode_id: &episode_id,
             scenario: &scenario.name,
             seed: args.seed,
+            metric: args.metric,
         },
         &config,
         &initial_state(&flown, &link.snapshot(), band),

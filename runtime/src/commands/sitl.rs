@@ -76,6 +76,9 @@ pub struct SitlArgs {
     /// Do not fly the same episodes in the built-in world for the twin-vs-real gap.
     #[arg(long)]
     pub no_builtin: bool,
+    /// The metric the episodes are scored under (as for `bench`).
+    #[arg(long, default_value = alpha3_core::METRIC_VERSION)]
+    pub metric: alpha3_core::score::MetricVersion,
     /// Results directory; a rerun resumes into it only from the same inputs (as for `bench`).
     #[arg(long, default_value = "out/sitl")]
     pub out: PathBuf,
@@ -198,7 +201,7 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let episodes = plan(&suite, shard);
-    let inputs = crate::bench::inputs::Inputs::of("sitl", &suite);
+    let inputs = crate::bench::inputs::Inputs::of("sitl", &suite, args.metric);
     if args.fresh {
         // The built-in twins of the old episodes go with them.
         let _ = std::fs::remove_dir_all(args.out.join("builtin"));
@@ -208,7 +211,8 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         return Ok(exit::code(exit::INVALID));
     }
     let records = args.out.join("records");
-    let scorer = Scorer::new(Default::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let scorer =
+        crate::bench::worker::scorer_for(args.metric).map_err(|e| anyhow::anyhow!("{e}"))?;
     let state = resume::prepare(&records, &episodes, &scorer)?;
     let skipped = state.done.len();
     eprintln!(
@@ -281,7 +285,7 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         shard: shard.to_string(),
         planned: episodes.len(),
         completed: results.len(),
-        metric_version: alpha3_core::METRIC_VERSION.into(),
+        metric_version: args.metric.as_str().into(),
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
     };
     let title = format!(
@@ -289,7 +293,7 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         suite.bench.name,
         target_name(args)
     );
-    outputs::write(&args.out, &title, &results, Some(&manifest))?;
+    outputs::write(&args.out, &title, &results, Some(&manifest), args.metric)?;
     if !args.no_builtin {
         let gaps = twin_gaps(&args.out, &results);
         let title = format!(
@@ -505,6 +509,7 @@ async fn fly_one(
         episode_id: &ep.id,
         scenario: &s.key,
         seed: ep.seed,
+        metric: scorer.options().metric,
     };
     let part = partial_path(records, &ep.id);
     let mut recorder = Recorder::create(&part)?;

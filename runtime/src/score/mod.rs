@@ -13,7 +13,7 @@ pub use compare::{Comparison, PublishedRow, parse_py_dict, read_published};
 pub use load::{RunInput, RunKey, discover, score_file};
 pub use report::{CSV_COLUMNS, Leaderboard, py_float};
 
-use alpha3_core::score::{ScoreOptions, Scorer};
+use alpha3_core::score::{MetricVersion, ScoreOptions, Scorer};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -39,12 +39,17 @@ pub struct ScoreArgs {
     /// checked for shape.
     #[arg(long)]
     pub catalogue_schemas: bool,
+    /// The metric's definitions: alpha3-v2 (CC and IQ as the published leaderboard computes
+    /// them) or alpha3-v1 (ALPHA3.md's first reading).
+    #[arg(long, default_value = alpha3_core::METRIC_VERSION)]
+    pub metric: MetricVersion,
 }
 
 /// Runs `alpha3 score`.
 pub fn run(args: &ScoreArgs) -> anyhow::Result<ExitCode> {
     let options = ScoreOptions {
         published_catalogue_schemas: args.catalogue_schemas,
+        metric: args.metric,
         ..ScoreOptions::default()
     };
     let scorer = Scorer::new(options).context("building the scorer")?;
@@ -56,7 +61,7 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<ExitCode> {
         eprintln!("alpha3 score: no episode files (.json) or flight records (.jsonl) found");
         return Ok(crate::exit::code(crate::exit::INVALID));
     }
-    let board = Leaderboard::build(load::score_files(&scorer, &files));
+    let board = Leaderboard::build(load::score_files(&scorer, &files), args.metric);
     for r in &board.runs {
         for p in &r.problems {
             eprintln!(

@@ -3,8 +3,7 @@
 //! safety counts, pass^k, per-episode scores, problems) and `leaderboard.md` for people.
 
 use super::load::{RunInput, RunKey};
-use alpha3_core::METRIC_VERSION;
-use alpha3_core::score::{NAMES, RunSummary, ScoredEpisode, Validity, aggregate};
+use alpha3_core::score::{MetricVersion, NAMES, RunSummary, ScoredEpisode, Validity, aggregate};
 use anyhow::Context;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -60,7 +59,8 @@ pub struct Leaderboard {
 }
 
 impl Leaderboard {
-    pub fn build(runs: BTreeMap<RunKey, RunInput>) -> Self {
+    /// The leaderboard of `runs`, scored under `metric`.
+    pub fn build(runs: BTreeMap<RunKey, RunInput>, metric: MetricVersion) -> Self {
         let mut reports: Vec<RunReport> = runs
             .into_iter()
             .map(|(key, input)| {
@@ -91,7 +91,7 @@ impl Leaderboard {
                 .then_with(|| (&a.model, &a.domain).cmp(&(&b.model, &b.domain)))
         });
         Self {
-            metric_version: METRIC_VERSION,
+            metric_version: metric.as_str(),
             alpha3_version: env!("CARGO_PKG_VERSION"),
             runs: reports,
         }
