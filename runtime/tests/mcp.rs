@@ -221,8 +221,8 @@ fn check_flight(summary: &Value, record: &Path) {
     let land = call(summary, "land", 0);
     assert_eq!(land["is_error"], false, "{land:#}");
     assert_eq!(
-        summary["telemetry"]["armed"], false,
-        "the vehicle landed and disarmed: {:#}",
+        summary["telemetry"]["landed"], "on_ground",
+        "the vehicle landed: {:#}",
         summary["telemetry"]
     );
     assert!(
@@ -282,8 +282,13 @@ fn score(record: &Path) {
     let board: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("leaderboard.json")).unwrap())
             .unwrap();
-    let text = board.to_string();
-    assert!(text.contains("\"n\":1"), "{board:#}");
+    let run = &board["runs"][0];
+    assert_eq!(run["n"], 1, "{board:#}");
+    assert_eq!(run["safety"]["truth_violations"], 0, "{board:#}");
+    let pillars = run["pillars"].as_object().unwrap();
+    for p in ["TO", "SP", "TC", "IQ", "NR", "CC"] {
+        assert!(pillars[p].is_number(), "{p}: {board:#}");
+    }
     eprintln!("score: {board}");
 }
 
@@ -387,6 +392,60 @@ fn a_client_that_leaves_mid_flight_is_followed_by_the_failsafe_and_the_record_is
         })
         .unwrap();
     eprintln!("last truth: {last_truth}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Violation { .. })),
+        "no truth violation"
+    );
+}
+
+#[test]
+fn a_silent_client_gets_the_watchdogs_hold_and_return_and_the_record_says_so() {
+    let Some(py) = mcp_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = server_args(dir.path(), &[]);
+    // A short deadline, so the silence is many missed decisions.
+    let at = args.iter().position(|a| a == "--deadline-ms").unwrap();
+    args[at + 1] = "200".into();
+    let summary = client(&py, "silent", None, &args);
+    assert_eq!(
+        call(&summary, "takeoff", 0)["is_error"],
+        false,
+        "{summary:#}"
+    );
+    let record = dir.path().join("out/records/ep.jsonl");
+    wait_complete(&record, Duration::from_secs(60));
+    let ev = events(&record);
+    let watchdog: Vec<(u64, String)> = alpha3::recorder::read_record(&record)
+        .unwrap()
+        .lines
+        .into_iter()
+        .filter_map(|l| match l.event {
+            Event::Watchdog { action, .. } => Some((l.t_ms, action)),
+            _ => None,
+        })
+        .collect();
+    let first = |a: &str| {
+        watchdog
+            .iter()
+            .find(|(_, w)| w.starts_with(a))
+            .map(|(t, _)| *t)
+    };
+    let (Some(hold), Some(ret)) = (first("hold"), first("return")) else {
+        panic!("no hold then return: {watchdog:?}")
+    };
+    assert!(hold < ret, "{watchdog:?}");
+    let missed = ev
+        .iter()
+        .filter(
+            |e| matches!(e, Event::Generation { error: Some(err), .. } if err.contains("deadline")),
+        )
+        .count();
+    assert!(missed >= 3, "{missed} missed decisions");
+    // The session told the client while it was still connected.
+    assert_eq!(
+        summary["telemetry_after"]["landed"], "on_ground",
+        "{summary:#}"
+    );
     assert!(
         !ev.iter().any(|e| matches!(e, Event::Violation { .. })),
         "no truth violation"

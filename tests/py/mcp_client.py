@@ -8,6 +8,8 @@ Connects over stdio (spawning the server command given after `--`) or streamable
   home, read the session resource, leave.
 - `disconnect`: take off, send a waypoint and exit the process at once without waiting for the
   answer: the server must be left to its watchdog.
+- `silent`: take off, fly a waypoint, then make no call for `--silence-s` seconds (the
+  watchdog must hold, then return and land the vehicle), read the telemetry and leave.
 - `latency`: take off, then time `--calls` gated `set_speed` calls (round trip at the client).
 """
 
@@ -101,6 +103,16 @@ async def disconnect(session, out):
     os._exit(0)
 
 
+async def silent(session, out, seconds):
+    mission = await resource(session, "alpha3://mission")
+    await call(session, "takeoff", {"altitude_m": 30.0}, out["calls"])
+    w = mission["scenario"]["mission"]["waypoints"][1]
+    await call(session, "set_waypoint", {"waypoint": {"x": w[0], "y": w[1], "z": 35.0}}, out["calls"])
+    await asyncio.sleep(seconds)
+    out["telemetry_after"] = await resource(session, "alpha3://telemetry")
+    out["session"] = await resource(session, "alpha3://session")
+
+
 async def latency(session, out, calls):
     await call(session, "takeoff", {"altitude_m": 30.0}, out["calls"])
     samples = []
@@ -135,6 +147,8 @@ async def run(args, server_cmd):
                 await fly(session, out)
             elif args.mode == "disconnect":
                 await disconnect(session, out)
+            elif args.mode == "silent":
+                await silent(session, out, args.silence_s)
             else:
                 await latency(session, out, args.calls)
 
@@ -155,7 +169,8 @@ def main():
         i = argv.index("--")
         argv, server_cmd = argv[:i], argv[i + 1 :]
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["fly", "disconnect", "latency"])
+    p.add_argument("mode", choices=["fly", "disconnect", "silent", "latency"])
+    p.add_argument("--silence-s", type=float, default=8.0)
     p.add_argument("--url")
     p.add_argument("--calls", type=int, default=200)
     args = p.parse_args(argv)
