@@ -110,6 +110,7 @@ struct Prepared {
     scenario: Scenario,
     settings: EpisodeSettings,
     episode_id: String,
+    seed: u64,
     record: PathBuf,
     transport: Transport,
 }
@@ -179,6 +180,7 @@ fn prepare(args: &McpArgs) -> Result<Prepared, String> {
         scenario,
         settings,
         episode_id,
+        seed: args.seed,
         record,
         transport,
     })
@@ -224,7 +226,7 @@ fn header_for(
         &EpisodeIdentity {
             episode_id: &p.episode_id,
             scenario: &p.scenario.name,
-            seed: 0,
+            seed: p.seed,
         },
         &p.config,
         &initial_state(scenario, snap, band),
@@ -232,21 +234,24 @@ fn header_for(
 }
 
 fn with_mcp_note(mut header: Event, args: &McpArgs, extra: Option<serde_json::Value>) -> Event {
-    if let Event::Header { config, seed, .. } = &mut header {
-        *seed = args.seed;
-        if let Some(map) = config.as_object_mut() {
-            map.insert(
-                "mcp".into(),
-                json!({
-                    "transport": match args.transport { TransportKind::Stdio => "stdio", TransportKind::Http => "http" },
-                    "deadline_ms": args.deadline_ms,
-                    "max_turns": args.max_turns,
-                    "max_tool_actions": args.max_tool_actions,
-                }),
-            );
-            if let Some(v) = extra {
-                map.insert("vehicle_link".into(), v);
-            }
+    if let Event::Header { config, .. } = &mut header
+        && let Some(map) = config.as_object_mut()
+    {
+        let transport = match args.transport {
+            TransportKind::Stdio => "stdio",
+            TransportKind::Http => "http",
+        };
+        map.insert(
+            "mcp".into(),
+            json!({
+                "transport": transport,
+                "deadline_ms": args.deadline_ms,
+                "max_turns": args.max_turns,
+                "max_tool_actions": args.max_tool_actions,
+            }),
+        );
+        if let Some(v) = extra {
+            map.insert("vehicle_link".into(), v);
         }
     }
     header

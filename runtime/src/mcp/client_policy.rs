@@ -66,7 +66,7 @@ impl ClientPolicy {
 
     /// Passes what the loop shows before this decision to the resources.
     fn see(&mut self, ctx: &DecisionContext) {
-        if let Ok(t) = serde_json::to_value(&ctx.now.snapshot) {
+        if let Ok(t) = serde_json::to_value(ctx.now.snapshot) {
             self.view.set_telemetry(t);
         }
         let decision = ctx.decision_index();
