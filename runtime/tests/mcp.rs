@@ -29,7 +29,7 @@ fn mcp_python() -> Option<PathBuf> {
         .is_ok_and(|o| o.status.success());
     if !ok {
         require_or_skip(
-            "the Python MCP SDK",
+            "Python MCP SDK",
             &format!(
                 "`{} -c 'import mcp'` failed; scripts/setup.sh installs it (pip install mcp)",
                 py.display()

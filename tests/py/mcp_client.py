@@ -120,7 +120,9 @@ async def latency(session, out, calls):
         s = await call(session, "set_speed", {"speed_mps": 6.0 + (i % 3)}, [])
         if s["is_error"]:
             out["errors"] = out.get("errors", 0) + 1
+            out.setdefault("first_error", s["text"])
         samples.append(s["latency_ms"])
+    out["samples_ms"] = list(samples)
     samples.sort()
 
     def pct(p):

@@ -230,3 +230,107 @@ impl Policy for ClientPolicy {
         self.left.then(|| CLIENT_LEFT.to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::presence::{Attendance, Seat};
+    use crate::mcp::view::Status;
+    use crate::policy::synthetic::first_context;
+    use std::time::Duration;
+
+    /// A policy with one client present (while the seat is held).
+    fn policy() -> (ClientPolicy, mpsc::Sender<CallRequest>, Attendance, Seat) {
+        let (tx, rx) = mpsc::channel(8);
+        let attendance = Attendance::new();
+        let seat = attendance.join();
+        let view = SessionView::new(json!({}), Status::default());
+        let p = ClientPolicy::new(rx, attendance.watch(), view).unwrap();
+        (p, tx, attendance, seat)
+    }
+
+    fn send(
+        tx: &mpsc::Sender<CallRequest>,
+        name: &str,
+        args: Value,
+    ) -> oneshot::Receiver<CallReply> {
+        let (reply, answer) = oneshot::channel();
+        tx.try_send(CallRequest {
+            name: name.into(),
+            arguments: args,
+            reply,
+        })
+        .unwrap();
+        answer
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    #[tokio::test]
+    async fn a_valid_call_is_the_turn_and_is_answered_with_its_observation() {
+        let (mut p, tx, _a, _seat) = policy();
+        let mut answer = send(&tx, "takeoff", json!({"altitude_m": 30.0}));
+        let ctx = first_context();
+        let d = p.decide(&ctx, soon()).await;
+        let turn = d.outcome.unwrap();
+        assert_eq!(turn.actions.len(), 1);
+        assert_eq!(turn.actions[0].name(), "takeoff");
+        assert_eq!(d.attempts.len(), 1);
+        assert!(
+            answer.try_recv().is_err(),
+            "answered only after it played out"
+        );
+        let obs = [ToolObservation {
+            name: "takeoff".into(),
+            result: json!({"status": "denied", "findings": []}),
+        }];
+        p.observe(&obs, &ctx.now.snapshot);
+        assert!(matches!(
+            answer.try_recv().unwrap(),
+            CallReply::Observed { refused: true, .. }
+        ));
+    }
+
+    #[tokio::test]
+    async fn schema_failures_are_attempts_answered_at_once_and_three_fail_the_decision() {
+        let (mut p, tx, _a, _seat) = policy();
+        let answers: Vec<_> = (0..3)
+            .map(|_| send(&tx, "set_waypoint", json!({"waypoint": {"x": "far"}})))
+            .collect();
+        let d = p.decide(&first_context(), soon()).await;
+        assert!(matches!(
+            d.outcome,
+            Err(GenerationFailure::Invalid { attempts: 3, .. })
+        ));
+        assert_eq!(d.attempts.len(), 3);
+        for mut a in answers {
+            assert!(matches!(a.try_recv().unwrap(), CallReply::Rejected { .. }));
+        }
+        // An unknown tool is refused the same way, then a valid call still makes the turn.
+        let mut unknown = send(&tx, "fly_anywhere", json!({}));
+        let _ok = send(&tx, "read_telemetry", json!({}));
+        let d = p.decide(&first_context(), soon()).await;
+        assert!(d.outcome.is_ok());
+        assert_eq!(d.attempts.len(), 2);
+        assert!(matches!(
+            unknown.try_recv().unwrap(),
+            CallReply::Rejected { .. }
+        ));
+    }
+
+    #[tokio::test]
+    async fn silence_misses_the_deadline_and_leaving_finishes_the_episode() {
+        let (mut p, _tx, attendance, _seat) = policy();
+        let d = p
+            .decide(&first_context(), Instant::now() + Duration::from_millis(20))
+            .await;
+        assert_eq!(d.outcome, Err(GenerationFailure::Deadline));
+        assert_eq!(p.finished(), None);
+        attendance.all_leave();
+        let d = p.decide(&first_context(), soon()).await;
+        assert!(matches!(d.outcome, Err(GenerationFailure::Backend(_))));
+        assert_eq!(p.finished().as_deref(), Some(CLIENT_LEFT));
+    }
+}
