@@ -21,6 +21,8 @@ ENV_FILE="$VENV/alpha3-env"
 APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config slurm-wlm munge)
 
 PYMAVLINK_PIN="pymavlink==2.4.50"
+# The official Python MCP SDK: the outside client of `alpha3 mcp`'s tests (tests/py/mcp_client.py).
+MCP_PIN="mcp==2.3.0"
 # The OpenAI-compatible server the policy tests run on the test model. It has no wheel for
 # this platform on PyPI: pip builds llama.cpp from source with cmake (about 5.5 min on two
 # busy cores); skipped when present, like every pin.
@@ -218,7 +220,7 @@ main() {
             step_apt
             step_venv
             CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
-            step_pip "$PYMAVLINK_PIN" "$MODEL_PKG_PIN"
+            step_pip "$PYMAVLINK_PIN" "$MCP_PIN" "$MODEL_PKG_PIN"
             CHECK_PINS=()
             CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
                 step_pip "$LLAMA_CPP_PYTHON_PIN"

@@ -1,6 +1,6 @@
 //! The command line: one subcommand per mode of the binary.
 
-use crate::commands::{bench, fly, perf, sim_vehicle, sitl, validate};
+use crate::commands::{bench, fly, mcp, perf, sim_vehicle, sitl, validate};
 use crate::score::ScoreArgs;
 use clap::{Parser, Subcommand};
 
@@ -28,6 +28,9 @@ pub enum Command {
     /// Fly a mission onboard, attached to a PX4 or ArduPilot flight controller.
     #[command(after_help = crate::exit::TABLE)]
     Fly(fly::FlyArgs),
+    /// Serve MCP: any MCP client flies one mission through the gate, and the session is recorded.
+    #[command(after_help = crate::exit::TABLE)]
+    Mcp(mcp::McpArgs),
     /// Run scenarios against a PX4 SITL vehicle.
     #[command(after_help = crate::exit::TABLE)]
     Sitl(sitl::SitlArgs),

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod episode_setup;
 pub mod exit;
+pub mod mcp;
 pub mod operator_channel;
 pub mod perf;
 pub mod policy;

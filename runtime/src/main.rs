@@ -1,7 +1,7 @@
 //! The `alpha3` binary: parse the command line, set up logs, run the subcommand.
 
 use alpha3::cli::{Cli, Command};
-use alpha3::commands::{bench, fly, perf, sim_vehicle, sitl, validate};
+use alpha3::commands::{bench, fly, mcp, perf, sim_vehicle, sitl, validate};
 use alpha3::exit;
 use clap::Parser;
 use std::process::ExitCode;
@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Score(a) => alpha3::score::run(a),
         Command::Fly(a) => fly::run(a),
+        Command::Mcp(a) => mcp::run(a),
         Command::Sitl(a) => sitl::run(a),
         Command::SimVehicle(a) => sim_vehicle::run(a),
         Command::Perf(a) => perf::run(a),

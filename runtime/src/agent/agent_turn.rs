@@ -129,6 +129,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             });
         }
         out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
+        policy.observe(&observations, &self.side.snapshot());
         // Let the last command play out (the vehicle's own clock), under the watchdog.
         let play_out = if watchdog_rules {
             Until::Released

@@ -146,7 +146,9 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
             _ => None,
         };
         let lost_for_ms = lost_since.map_or(0, |t| now - t);
-        if let Some(reason) = termination(flight.side.world(), lost_for_ms, out, settings) {
+        let finished = policy.finished();
+        if let Some(reason) = termination(flight.side.world(), lost_for_ms, out, settings, finished)
+        {
             out.success = flight.side.world().mission_report().task_outcome() >= 1.0;
             out.reason = reason;
             if !out.success {
@@ -197,12 +199,13 @@ fn settings_hard() -> alpha3_core::link::HardThresholds {
     alpha3_core::link::HardThresholds::default()
 }
 
-/// Why the episode ends now, if it does.
+/// Why the episode ends now, if it does (`finished`: the policy's own reason to stop).
 fn termination(
     world: &World,
     lost_for_ms: u64,
     out: &EpisodeOutcome,
     settings: &EpisodeSettings,
+    finished: Option<String>,
 ) -> Option<String> {
     let report = world.mission_report();
     if report.task_outcome() >= 1.0 {
@@ -210,6 +213,9 @@ fn termination(
     }
     if world.violations().iter().any(|v| v.kind.is_terminating()) {
         return Some("safety_violation".into());
+    }
+    if let Some(reason) = finished {
+        return Some(reason);
     }
     if lost_for_ms >= settings.link_lost_terminate_ms {
         return Some("link_lost".into());

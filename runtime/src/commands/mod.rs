@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod fly;
+pub mod mcp;
 pub mod perf;
 pub mod sim_vehicle;
 pub mod sitl;

@@ -2,6 +2,8 @@
 
 use super::decision::{Decision, DecisionContext};
 use super::generator::BoxFuture;
+use alpha3_core::protocol::ToolObservation;
+use alpha3_core::snapshot::VehicleSnapshot;
 use tokio::time::Instant;
 
 /// A mission policy. Object-safe, so the runtime can hold whichever backend the config names.
@@ -23,5 +25,17 @@ pub trait Policy: Send {
     /// an episode's first deadline does not pay for it. Optional: the default does nothing.
     fn warm_up(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
+    }
+
+    /// Hears what the turn's actions gave back once they played out, with the vehicle as it is
+    /// then (an MCP client's tool call is answered here). Optional: the default ignores it.
+    fn observe(&mut self, observations: &[ToolObservation], now: &VehicleSnapshot) {
+        let _ = (observations, now);
+    }
+
+    /// Why the policy will decide nothing more (an MCP client that left), which ends the
+    /// episode. Optional: the default is never.
+    fn finished(&self) -> Option<String> {
+        None
     }
 }

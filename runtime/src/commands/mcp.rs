@@ -1,0 +1,432 @@
+//! `alpha3 mcp`: an MCP server through which any MCP client flies one mission, every call
+//! through the gate and every session written as a flight record (see [`crate::mcp`]).
+//!
+//! With `--scenario` alone the vehicle is the built-in world; with `--connect` it is a flight
+//! controller over MAVLink (`sim-vehicle`, PX4 or ArduPilot SITL, or, with
+//! `--allow-real-vehicle`, a real autopilot), connected, checked and anchored as `fly` does,
+//! the scenario giving the airspace and the mission. The record is
+//! `OUT/records/<episode-id>.jsonl`; `alpha3 score` scores it.
+
+use crate::agent::onboard::{Connection, anchor_mission, wait_ready_to_fly};
+use crate::agent::{LinkedVehicle, OperatorSource, Sources};
+use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
+use crate::exit;
+use crate::mcp::listen;
+use crate::mcp::session::{Episode, Transport, run as run_session};
+use crate::mcp::view::{SessionView, Status};
+use crate::real_vehicle::{after_connect, before_connect};
+use crate::record_header::{EpisodeIdentity, header_event, initial_state};
+use crate::recorder::Recorder;
+use crate::unsigned_link::exposure;
+use alpha3_core::config::Config;
+use alpha3_core::frames::Geo;
+use alpha3_core::gate::GateContext;
+use alpha3_core::record::Event;
+use alpha3_core::scenario::Scenario;
+use alpha3_core::vehicle::VehicleLink;
+use alpha3_hil::simulator::SimulatorPolicy;
+use alpha3_sim::{World, WorldOptions};
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// How MCP clients reach the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TransportKind {
+    Stdio,
+    Http,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Runtime config (vehicle, limits, watchdog, record; link for --connect).
+    #[arg(long)]
+    pub config: PathBuf,
+    /// The mission: a scenario file (airspace, waypoints, briefing).
+    #[arg(long)]
+    pub scenario: PathBuf,
+    /// Fly a flight controller at this address instead of the built-in world
+    /// (`udpin:127.0.0.1:14540`, `serial:/dev/ttyAMA0:921600`).
+    #[arg(long)]
+    pub connect: Option<String>,
+    /// Allow a flight controller that is not provably simulated (with --connect).
+    #[arg(long)]
+    pub allow_real_vehicle: bool,
+    /// Allow an unsigned link that other machines can reach (with --connect).
+    #[arg(long)]
+    pub allow_unsigned: bool,
+    /// stdio (one client, the process that started this one) or streamable HTTP.
+    #[arg(long, value_enum, default_value_t = TransportKind::Stdio)]
+    pub transport: TransportKind,
+    /// Where streamable HTTP listens (`/mcp`); port 0 picks a free one (printed on stderr).
+    #[arg(long, default_value = "127.0.0.1:8765")]
+    pub listen: SocketAddr,
+    /// Allow listening on an address that is not loopback (needs --token-env).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// The environment variable holding the bearer token HTTP clients must send.
+    #[arg(long)]
+    pub token_env: Option<String>,
+    /// Seed of the world (peers, sensors, network model, operator).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The metric the record names for its scoring (`alpha3 score` reads it back).
+    #[arg(long, default_value = alpha3_core::METRIC_VERSION)]
+    pub metric: alpha3_core::score::MetricVersion,
+    /// Where records go (default: the config's `record.dir`, else out/mcp).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The record's name (default `mcp__<scenario>__s<seed>`); an existing record is refused.
+    #[arg(long)]
+    pub episode_id: Option<String>,
+    /// How long the loop waits for the client's next call before the watchdog acts, ms
+    /// (default: the config's `policy.deadline_ms`, else 20000).
+    #[arg(long)]
+    pub deadline_ms: Option<u64>,
+    /// Dialogue turns (agent and operator) the episode may take.
+    #[arg(long, default_value_t = 400)]
+    pub max_turns: u32,
+    /// Tool calls the episode may run.
+    #[arg(long, default_value_t = 200)]
+    pub max_tool_actions: u32,
+    /// How long to wait for the autopilot to be ready to fly (with --connect), seconds.
+    #[arg(long, default_value_t = 120)]
+    pub ready_timeout_s: u64,
+}
+
+pub fn run(args: &McpArgs) -> anyhow::Result<ExitCode> {
+    super::on_current_thread(run_async(args))
+}
+
+fn invalid(what: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("alpha3 mcp: {what}");
+    Ok(exit::code(exit::INVALID))
+}
+
+/// What both vehicles share: config, scenario, settings, the record's place.
+struct Prepared {
+    config: Config,
+    scenario: Scenario,
+    settings: EpisodeSettings,
+    episode_id: String,
+    seed: u64,
+    metric: alpha3_core::score::MetricVersion,
+    record: PathBuf,
+    transport: Transport,
+}
+
+async fn run_async(args: &McpArgs) -> anyhow::Result<ExitCode> {
+    let p = match prepare(args) {
+        Ok(p) => p,
+        Err(e) => return invalid(e),
+    };
+    match &args.connect {
+        None => builtin(args, p).await,
+        Some(connect) => linked(args, p, connect).await,
+    }
+}
+
+fn prepare(args: &McpArgs) -> Result<Prepared, String> {
+    let text = std::fs::read_to_string(&args.config)
+        .map_err(|e| format!("{}: {e}", args.config.display()))?;
+    let config = Config::from_toml(&text).map_err(|e| format!("{}: {e}", args.config.display()))?;
+    let scenario = alpha3_sim::scenario::read_scenario(&args.scenario)
+        .map_err(|e| format!("{}: {e}", args.scenario.display()))?;
+    let mut settings = EpisodeSettings::from_config(&config, None);
+    settings.max_turns = args.max_turns;
+    settings.max_tool_actions = args.max_tool_actions;
+    // A client's calls carry no tokens; the budget that bounds them is the action budget.
+    settings.max_tokens = u64::MAX;
+    if let Some(d) = args.deadline_ms {
+        settings.deadline_ms = d;
+    }
+    let transport = match args.transport {
+        TransportKind::Stdio => Transport::Stdio,
+        TransportKind::Http => Transport::Http(
+            listen::check(
+                args.listen,
+                args.allow_remote,
+                args.token_env.as_deref(),
+                |v| std::env::var(v).ok(),
+            )
+            .map_err(|e| format!("--listen {e}"))?,
+        ),
+    };
+    let out = args.out.clone().unwrap_or_else(|| {
+        config
+            .record
+            .as_ref()
+            .map_or_else(|| PathBuf::from("out/mcp"), |r| PathBuf::from(&r.dir))
+    });
+    let key = args
+        .scenario
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("mission")
+        .to_string();
+    let episode_id = args
+        .episode_id
+        .clone()
+        .unwrap_or_else(|| format!("mcp__{key}__s{}", args.seed));
+    let record = out.join("records").join(format!("{episode_id}.jsonl"));
+    if record.exists() {
+        return Err(format!(
+            "{} exists; choose another --episode-id",
+            record.display()
+        ));
+    }
+    Ok(Prepared {
+        config,
+        scenario,
+        settings,
+        episode_id,
+        seed: args.seed,
+        metric: args.metric,
+        record,
+        transport,
+    })
+}
+
+fn gate_for(p: &Prepared) -> Result<GateContext, String> {
+    let vehicle = p
+        .config
+        .vehicle
+        .as_ref()
+        .ok_or_else(|| "the config has no [vehicle] section".to_string())?;
+    let profile = profile_for_scenario(&p.scenario, vehicle);
+    GateContext::from_scenario(&p.scenario, &p.settings.limits, &profile, 0)
+        .map_err(|e| format!("gate context: {e}"))
+}
+
+fn view_for(p: &Prepared, world: &World) -> SessionView {
+    let mission = json!({
+        "briefing": crate::agent::Surroundings::briefing(world),
+        "limits": p.settings.limits,
+        "decision_deadline_ms": p.settings.deadline_ms,
+        "scenario": p.scenario,
+    });
+    SessionView::new(
+        mission,
+        Status {
+            episode_id: p.episode_id.clone(),
+            record: p.record.display().to_string(),
+            ..Status::default()
+        },
+    )
+}
+
+/// The record's first line for the mission `scenario` as flown from `snap`.
+fn header_for(
+    p: &Prepared,
+    gate: &GateContext,
+    snap: &alpha3_core::snapshot::VehicleSnapshot,
+    scenario: &Scenario,
+) -> Event {
+    let band = [gate.limits().min_altitude_m, gate.limits().max_altitude_m];
+    header_event(
+        &EpisodeIdentity {
+            episode_id: &p.episode_id,
+            scenario: &p.scenario.name,
+            seed: p.seed,
+            metric: p.metric,
+        },
+        &p.config,
+        &initial_state(scenario, snap, band),
+    )
+}
+
+fn with_mcp_note(mut header: Event, args: &McpArgs, extra: Option<serde_json::Value>) -> Event {
+    if let Event::Header { config, .. } = &mut header
+        && let Some(map) = config.as_object_mut()
+    {
+        let transport = match args.transport {
+            TransportKind::Stdio => "stdio",
+            TransportKind::Http => "http",
+        };
+        map.insert(
+            "mcp".into(),
+            json!({
+                "transport": transport,
+                "deadline_ms": args.deadline_ms,
+                "max_turns": args.max_turns,
+                "max_tool_actions": args.max_tool_actions,
+            }),
+        );
+        if let Some(v) = extra {
+            map.insert("vehicle_link".into(), v);
+        }
+    }
+    header
+}
+
+async fn builtin(args: &McpArgs, p: Prepared) -> anyhow::Result<ExitCode> {
+    let mut gate = match gate_for(&p) {
+        Ok(g) => g,
+        Err(e) => return invalid(e),
+    };
+    let mut world = World::new(p.scenario.clone(), WorldOptions::seeded(args.seed));
+    let header = with_mcp_note(
+        header_for(&p, &gate, &world.snapshot(), &p.scenario),
+        args,
+        None,
+    );
+    let view = view_for(&p, &world);
+    let mut recorder = Recorder::create(&p.record)?;
+    let outcome = run_session(
+        p.transport.clone(),
+        Episode {
+            side: &mut world,
+            gate: &mut gate,
+            settings: &p.settings,
+            recorder: &mut recorder,
+            header,
+        },
+        view,
+    )
+    .await?;
+    Ok(finish(outcome, &p))
+}
+
+fn finish(outcome: Option<crate::agent::EpisodeOutcome>, p: &Prepared) -> ExitCode {
+    match outcome {
+        Some(_) => {
+            eprintln!("alpha3 mcp: record: {}", p.record.display());
+            exit::code(exit::OK)
+        }
+        None => {
+            eprintln!("alpha3 mcp: no client initialised a session; nothing was flown");
+            // The record was never written to: remove the empty file.
+            let _ = std::fs::remove_file(&p.record);
+            exit::code(exit::OK)
+        }
+    }
+}
+
+async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<ExitCode> {
+    let address = match alpha3_core::config::Address::parse(connect) {
+        Ok(a) => a,
+        Err(e) => return invalid(e),
+    };
+    if let Some(v) = before_connect(&address) {
+        if !args.allow_real_vehicle {
+            return invalid(format!(
+                "refusing to fly: {}; pass --allow-real-vehicle to fly a real aircraft",
+                v.reason()
+            ));
+        }
+        tracing::warn!(
+            "flying a flight controller that is not provably simulated: {}",
+            v.reason()
+        );
+    }
+    if let Some(link) = &p.config.link
+        && let Some(why) = exposure(&address, link)
+        && !args.allow_unsigned
+    {
+        return invalid(format!(
+            "refusing to fly: {why}; sign the link or pass --allow-unsigned"
+        ));
+    }
+    let mut conn = match Connection::from_config(&p.config, Some(connect)) {
+        Ok(c) => c,
+        Err(e) => return invalid(format!("{}: {e}", args.config.display())),
+    };
+    conn.ready_timeout_ms = args.ready_timeout_s * 1000;
+    conn.simulator = if args.allow_real_vehicle {
+        SimulatorPolicy::Check
+    } else {
+        SimulatorPolicy::Require
+    };
+    let link = conn
+        .connect()
+        .await
+        .context("connecting to the flight controller")?;
+    let verdict = after_connect(&conn.address, &link.status());
+    if !verdict.is_simulated() && !args.allow_real_vehicle {
+        link.close().await;
+        return invalid(format!(
+            "refusing to fly: {}; pass --allow-real-vehicle to fly a real aircraft",
+            verdict.reason()
+        ));
+    }
+    eprintln!("alpha3 mcp: {}", verdict.reason());
+    if let Err(e) = wait_ready_to_fly(&link, Duration::from_secs(args.ready_timeout_s)).await {
+        link.close().await;
+        eprintln!("alpha3 mcp: {e}");
+        return Ok(exit::code(exit::FAILURE));
+    }
+    let anchor = match anchor_mission(&link, &p.scenario).await {
+        Ok(a) => a,
+        Err(e) => {
+            link.close().await;
+            eprintln!("alpha3 mcp: {e}");
+            return Ok(exit::code(exit::FAILURE));
+        }
+    };
+    // The mission starts where the vehicle is: from the ground when it stands there.
+    let mut flown = p.scenario.clone();
+    if anchor.on_ground {
+        flown.spawn.xyz[2] = 0.0;
+    }
+    let mut gate = match gate_for(&p) {
+        Ok(g) => g,
+        Err(e) => {
+            link.close().await;
+            return invalid(e);
+        }
+    };
+    let world = twin(&flown, args.seed, anchor.origin);
+    let note = json!({
+        "connect": conn.address.to_string(),
+        "peer": link.status().peer.map(|a| a.to_string()),
+        "simulated": verdict.is_simulated(),
+        "real_vehicle_gate": verdict.reason(),
+        "allow_real_vehicle": args.allow_real_vehicle,
+        "anchor": anchor,
+    });
+    let header = with_mcp_note(
+        header_for(&p, &gate, &link.snapshot(), &flown),
+        args,
+        Some(note),
+    );
+    let view = view_for(&p, &world);
+    let mut recorder = Recorder::create(&p.record)?;
+    let mut side = LinkedVehicle::new(link, world, OperatorSource::World, Sources::Onboard);
+    let outcome = run_session(
+        p.transport.clone(),
+        Episode {
+            side: &mut side,
+            gate: &mut gate,
+            settings: &p.settings,
+            recorder: &mut recorder,
+            header,
+        },
+        view,
+    )
+    .await;
+    let (link, _) = side.into_parts();
+    let refused = link.refusal();
+    link.close().await;
+    let outcome = outcome?;
+    if let Some(why) = refused {
+        return invalid(format!(
+            "refusing to fly after the autopilot came back: {why}"
+        ));
+    }
+    Ok(finish(outcome, &p))
+}
+
+/// The world around a linked vehicle, placed at the mission's anchor.
+fn twin(scenario: &Scenario, seed: u64, origin: Geo) -> World {
+    World::new(
+        scenario.clone(),
+        WorldOptions {
+            origin,
+            ..WorldOptions::seeded(seed)
+        },
+    )
+}

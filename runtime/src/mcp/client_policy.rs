@@ -1,0 +1,336 @@
+//! The policy whose decisions are an MCP client's tool calls: each valid `tools/call` is one
+//! agent turn of one action, flown by the episode loop like any policy's action (slice policy →
+//! gate → vehicle → telemetry), and answered once it has played out.
+//!
+//! How dialogue turns are cut: a decision waits (under the loop's deadline) for the next call.
+//! A call that fails the schema check is a failed attempt of that decision (answered at once
+//! with the errors, at most [`MAX_ATTEMPTS`] per decision, as the repair loop of an LLM policy);
+//! the first valid call ends the decision and becomes the agent turn; the operator's turn
+//! follows it. No call by the deadline is a missed decision (the watchdog acts); a client that
+//! left ends the episode, and the failsafe brings the vehicle down.
+
+use super::call::{CallReply, CallRequest};
+use super::presence::Presence;
+use super::view::SessionView;
+use crate::policy::{
+    Attempt, BoxFuture, Decision, DecisionContext, GenerationFailure, MAX_ATTEMPTS, Policy,
+};
+use alpha3_core::protocol::{ToolObservation, TurnParser, catalogue};
+use alpha3_core::snapshot::VehicleSnapshot;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+/// The intent every call's turn carries (the action says what was asked).
+const INTENT: &str = "mcp_tools_call";
+
+/// The episode's reason when the client left.
+pub const CLIENT_LEFT: &str = "client_left";
+
+/// Decides by waiting for the client's calls.
+#[derive(Debug)]
+pub struct ClientPolicy {
+    calls: mpsc::Receiver<CallRequest>,
+    presence: watch::Receiver<Presence>,
+    parser: TurnParser,
+    view: SessionView,
+    /// The call being flown, answered when its turn has played out.
+    pending: Option<oneshot::Sender<CallReply>>,
+    left: bool,
+    /// The decision whose operator message was last passed on.
+    heard: Option<usize>,
+}
+
+/// The policy could not be built.
+#[derive(Debug, thiserror::Error)]
+#[error("the turn schema of the catalogue: {0}")]
+pub struct ClientPolicyError(String);
+
+impl ClientPolicy {
+    pub fn new(
+        calls: mpsc::Receiver<CallRequest>,
+        presence: watch::Receiver<Presence>,
+        view: SessionView,
+    ) -> Result<Self, ClientPolicyError> {
+        let parser = TurnParser::new(&catalogue()).map_err(|e| ClientPolicyError(e.to_string()))?;
+        Ok(Self {
+            calls,
+            presence,
+            parser,
+            view,
+            pending: None,
+            left: false,
+            heard: None,
+        })
+    }
+
+    /// Passes what the loop shows before this decision to the resources.
+    fn see(&mut self, ctx: &DecisionContext) {
+        if let Ok(t) = serde_json::to_value(ctx.now.snapshot) {
+            self.view.set_telemetry(t);
+        }
+        let decision = ctx.decision_index();
+        if self.heard != Some(decision) {
+            self.heard = Some(decision);
+            if let Some(text) = &ctx.now.operator {
+                self.view.heard_operator(decision, text);
+            }
+        }
+    }
+
+    async fn next_call(&mut self, deadline: Instant) -> Next {
+        if *self.presence.borrow() == Presence::Left {
+            return Next::Left;
+        }
+        tokio::select! {
+            biased;
+            () = left(&mut self.presence) => Next::Left,
+            call = self.calls.recv() => call.map_or(Next::Left, Next::Call),
+            () = tokio::time::sleep_until(deadline) => Next::Deadline,
+        }
+    }
+}
+
+enum Next {
+    Call(CallRequest),
+    Left,
+    Deadline,
+}
+
+/// Resolves when every session has gone (or nobody can say any more).
+async fn left(presence: &mut watch::Receiver<Presence>) {
+    let _ = presence.wait_for(|p| *p == Presence::Left).await;
+}
+
+fn attempt(n: usize, asked: Instant, completion: String, error: Option<String>) -> Attempt {
+    Attempt {
+        attempt: u32::try_from(n).unwrap_or(u32::MAX),
+        prompt: String::new(),
+        completion,
+        prompt_tokens: 0,
+        cached_tokens: 0,
+        completion_tokens: 0,
+        latency_ms: asked.elapsed().as_secs_f64() * 1000.0,
+        ttft_ms: None,
+        error,
+    }
+}
+
+impl Policy for ClientPolicy {
+    fn name(&self) -> &str {
+        "mcp"
+    }
+
+    fn decide<'a>(
+        &'a mut self,
+        ctx: &'a DecisionContext,
+        deadline: Instant,
+    ) -> BoxFuture<'a, Decision> {
+        Box::pin(async move {
+            self.see(ctx);
+            let asked = Instant::now();
+            let mut attempts = Vec::new();
+            loop {
+                if self.left {
+                    let why = "the MCP client left".to_string();
+                    attempts.push(attempt(
+                        attempts.len() + 1,
+                        asked,
+                        String::new(),
+                        Some(why.clone()),
+                    ));
+                    return Decision {
+                        outcome: Err(GenerationFailure::Backend(why)),
+                        attempts,
+                    };
+                }
+                let call = match self.next_call(deadline).await {
+                    Next::Call(c) => c,
+                    Next::Left => {
+                        self.left = true;
+                        continue;
+                    }
+                    Next::Deadline => {
+                        attempts.push(attempt(
+                            attempts.len() + 1,
+                            asked,
+                            String::new(),
+                            Some("the MCP client made no call by the deadline".into()),
+                        ));
+                        return Decision {
+                            outcome: Err(GenerationFailure::Deadline),
+                            attempts,
+                        };
+                    }
+                };
+                let args = if call.arguments.is_null() {
+                    json!({})
+                } else {
+                    call.arguments.clone()
+                };
+                let completion = json!({"tool": call.name, "arguments": args}).to_string();
+                let turn = json!({
+                    "intent": INTENT,
+                    "actions": [{"type": "mcp", "name": call.name, "args": args}],
+                });
+                match self.parser.validate(turn) {
+                    Ok(turn) => {
+                        attempts.push(attempt(attempts.len() + 1, asked, completion, None));
+                        self.pending = Some(call.reply);
+                        return Decision {
+                            outcome: Ok(turn),
+                            attempts,
+                        };
+                    }
+                    Err(e) => {
+                        let error = e.to_string();
+                        attempts.push(attempt(
+                            attempts.len() + 1,
+                            asked,
+                            completion,
+                            Some(error.clone()),
+                        ));
+                        // A client that hung up meanwhile hears nothing; the record has it.
+                        let _ = call.reply.send(CallReply::Rejected {
+                            error: error.clone(),
+                        });
+                        if attempts.len() >= MAX_ATTEMPTS as usize {
+                            return Decision {
+                                outcome: Err(GenerationFailure::Invalid {
+                                    attempts: u32::try_from(attempts.len()).unwrap_or(u32::MAX),
+                                    last_error: error,
+                                }),
+                                attempts,
+                            };
+                        }
+                    }
+                }
+            }
+        })
+    }
+
+    fn observe(&mut self, observations: &[ToolObservation], now: &VehicleSnapshot) {
+        let telemetry = serde_json::to_value(now).unwrap_or(Value::Null);
+        self.view.set_telemetry(telemetry.clone());
+        let Some(reply) = self.pending.take() else {
+            return;
+        };
+        let answer = match observations.first() {
+            Some(o) => CallReply::observed(o.result.clone(), telemetry),
+            None => CallReply::NotRun {
+                reason: "the episode's tool-action budget is spent".into(),
+            },
+        };
+        if reply.send(answer).is_ok() {
+            self.view.update_status(|s| s.calls_run += 1);
+        }
+    }
+
+    fn finished(&self) -> Option<String> {
+        self.left.then(|| CLIENT_LEFT.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::presence::{Attendance, Seat};
+    use crate::mcp::view::Status;
+    use crate::policy::synthetic::first_context;
+    use std::time::Duration;
+
+    /// A policy with one client present (while the seat is held).
+    fn policy() -> (ClientPolicy, mpsc::Sender<CallRequest>, Attendance, Seat) {
+        let (tx, rx) = mpsc::channel(8);
+        let attendance = Attendance::new();
+        let seat = attendance.join();
+        let view = SessionView::new(json!({}), Status::default());
+        let p = ClientPolicy::new(rx, attendance.watch(), view).unwrap();
+        (p, tx, attendance, seat)
+    }
+
+    fn send(
+        tx: &mpsc::Sender<CallRequest>,
+        name: &str,
+        args: Value,
+    ) -> oneshot::Receiver<CallReply> {
+        let (reply, answer) = oneshot::channel();
+        tx.try_send(CallRequest {
+            name: name.into(),
+            arguments: args,
+            reply,
+        })
+        .unwrap();
+        answer
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    #[tokio::test]
+    async fn a_valid_call_is_the_turn_and_is_answered_with_its_observation() {
+        let (mut p, tx, _a, _seat) = policy();
+        let mut answer = send(&tx, "takeoff", json!({"altitude_m": 30.0}));
+        let ctx = first_context();
+        let d = p.decide(&ctx, soon()).await;
+        let turn = d.outcome.unwrap();
+        assert_eq!(turn.actions.len(), 1);
+        assert_eq!(turn.actions[0].name(), "takeoff");
+        assert_eq!(d.attempts.len(), 1);
+        assert!(
+            answer.try_recv().is_err(),
+            "answered only after it played out"
+        );
+        let obs = [ToolObservation {
+            name: "takeoff".into(),
+            result: json!({"status": "denied", "findings": []}),
+        }];
+        p.observe(&obs, &ctx.now.snapshot);
+        assert!(matches!(
+            answer.try_recv().unwrap(),
+            CallReply::Observed { refused: true, .. }
+        ));
+    }
+
+    #[tokio::test]
+    async fn schema_failures_are_attempts_answered_at_once_and_three_fail_the_decision() {
+        let (mut p, tx, _a, _seat) = policy();
+        let answers: Vec<_> = (0..3)
+            .map(|_| send(&tx, "set_waypoint", json!({"waypoint": {"x": "far"}})))
+            .collect();
+        let d = p.decide(&first_context(), soon()).await;
+        assert!(matches!(
+            d.outcome,
+            Err(GenerationFailure::Invalid { attempts: 3, .. })
+        ));
+        assert_eq!(d.attempts.len(), 3);
+        for mut a in answers {
+            assert!(matches!(a.try_recv().unwrap(), CallReply::Rejected { .. }));
+        }
+        // An unknown tool is refused the same way, then a valid call still makes the turn.
+        let mut unknown = send(&tx, "fly_anywhere", json!({}));
+        let _ok = send(&tx, "read_telemetry", json!({}));
+        let d = p.decide(&first_context(), soon()).await;
+        assert!(d.outcome.is_ok());
+        assert_eq!(d.attempts.len(), 2);
+        assert!(matches!(
+            unknown.try_recv().unwrap(),
+            CallReply::Rejected { .. }
+        ));
+    }
+
+    #[tokio::test]
+    async fn silence_misses_the_deadline_and_leaving_finishes_the_episode() {
+        let (mut p, _tx, attendance, _seat) = policy();
+        let d = p
+            .decide(&first_context(), Instant::now() + Duration::from_millis(20))
+            .await;
+        assert_eq!(d.outcome, Err(GenerationFailure::Deadline));
+        assert_eq!(p.finished(), None);
+        attendance.all_leave();
+        let d = p.decide(&first_context(), soon()).await;
+        assert!(matches!(d.outcome, Err(GenerationFailure::Backend(_))));
+        assert_eq!(p.finished().as_deref(), Some(CLIENT_LEFT));
+    }
+}
