@@ -206,17 +206,21 @@ fn check_page(chromium: &Path, page: &Path, record: &Path, shot: &str) -> String
     dom
 }
 
-/// A suite of the first suite scenario (sc-0000) with `policy` (a file of configs/policies),
-/// one seed, for `alpha3 bench`.
-fn one_episode_suite(dir: &Path, policy: &str) -> PathBuf {
+/// A suite of the first suite scenario (sc-0000) with `policies` (paths), one seed, for
+/// `alpha3 bench`.
+fn one_scenario_suite(dir: &Path, policies: &[PathBuf]) -> PathBuf {
     let configs = root().join("configs");
     let suite = dir.join("suite.toml");
+    let policies: Vec<String> = policies
+        .iter()
+        .map(|p| format!("{:?}", p.display().to_string()))
+        .collect();
     std::fs::write(
         &suite,
         format!(
-            "[bench]\nname = \"review\"\nscenarios = [\"{s}\"]\nmax_scenarios = 1\nseeds = [1]\npolicies = [\"{p}\"]\nconcurrency = 1\nmin_turns = 8\nmax_turns = 12\nmax_tokens = 10000\nmax_tool_actions = 25\nbase_config = \"{c}\"\n",
+            "[bench]\nname = \"review\"\nscenarios = [\"{s}\"]\nmax_scenarios = 1\nseeds = [1]\npolicies = [{p}]\nconcurrency = 1\nmin_turns = 8\nmax_turns = 12\nmax_tokens = 10000\nmax_tool_actions = 25\nbase_config = \"{c}\"\n",
             s = configs.join("scenarios").display(),
-            p = configs.join("policies").join(policy).display(),
+            p = policies.join(", "),
             c = configs.join("alpha3.toml").display(),
         ),
     )
@@ -241,13 +245,22 @@ fn bench(suite: &Path, out: &Path) {
 
 /// The scripted agent on sc-0000: the gate denies a waypoint too close to a peer's plan, and
 /// the watchdog takes over to keep clear of a predicted breach. The bench writes the page and
-/// the report links to it; `alpha3 review` writes the same page from the record.
+/// the report links to it; `alpha3 review` writes the same page from the record. A second
+/// policy (the scripted agent under another name) gets the two a comparison page.
 #[test]
 fn a_bench_episode_with_denials_and_a_watchdog_takeover_renders_in_chromium() {
     let Some(chromium) = chromium() else { return };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    bench(&one_episode_suite(dir.path(), "scripted.toml"), &out);
+    let scripted = root().join("configs/policies/scripted.toml");
+    let twin = dir.path().join("twin.toml");
+    let text = std::fs::read_to_string(&scripted).unwrap();
+    std::fs::write(
+        &twin,
+        text.replace("name = \"scripted\"", "name = \"twin\""),
+    )
+    .unwrap();
+    bench(&one_scenario_suite(dir.path(), &[scripted, twin]), &out);
     let id = "scripted__sc-0000__s1";
     let record = out.join("records").join(format!("{id}.jsonl"));
     let f = facts(&record);
@@ -298,7 +311,10 @@ fn an_episode_of_the_local_llm_policy_renders_in_chromium() {
     let Some(model) = test_model() else { return };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let suite = one_episode_suite(dir.path(), "llama-local.toml");
+    let suite = one_scenario_suite(
+        dir.path(),
+        &[root().join("configs/policies/llama-local.toml")],
+    );
     let run = alpha3()
         .env("ALPHA3_MODEL", &model)
         .args(["bench", "--quiet", "--fresh", "--suite"])

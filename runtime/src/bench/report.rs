@@ -10,7 +10,7 @@ use super::plot::escape;
 use super::results::EpisodeResult;
 use crate::score::Leaderboard;
 use alpha3_core::score::NAMES;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -26,14 +26,13 @@ pub const PLOTS: [(&str, &str); 5] = [
     ("plots/scenarios.svg", "Per-scenario outcomes"),
 ];
 
-/// Writes `report.html` and its plots into `dir`; the episodes in `pages` link to their review
-/// page.
+/// Writes `report.html` and its plots into `dir`, linking the review pages in `pages`.
 pub fn write(
     dir: &Path,
     title: &str,
     board: &Leaderboard,
     results: &[EpisodeResult],
-    pages: &BTreeSet<String>,
+    pages: &episode_pages::Pages,
 ) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("plots"))?;
     let svgs = plots(board, results);
@@ -176,7 +175,7 @@ fn html(
     title: &str,
     board: &Leaderboard,
     results: &[EpisodeResult],
-    pages: &BTreeSet<String>,
+    pages: &episode_pages::Pages,
 ) -> String {
     let mut h = String::new();
     let _ = write!(
@@ -307,11 +306,12 @@ fn html(
 }
 
 /// Every episode, scenario by policy: one entry per seed (✓ completed, ✗ not), linked to its
-/// review page when it has one, with the termination reason on hover.
+/// review page when it has one, with the termination reason on hover; and per seed flown by
+/// two or more policies, a link to their comparison.
 fn episode_grid(
     board: &Leaderboard,
     results: &[EpisodeResult],
-    pages: &BTreeSet<String>,
+    pages: &episode_pages::Pages,
 ) -> String {
     let names = policies(board);
     let (scenarios, _) = outcomes(results);
@@ -320,6 +320,10 @@ fn episode_grid(
     );
     for n in &names {
         let _ = write!(h, "<th>{}</th>", escape(n));
+    }
+    let comparing = !pages.comparisons.is_empty();
+    if comparing {
+        h.push_str("<th>compare</th>");
     }
     h.push_str("</tr>\n");
     for s in &scenarios {
@@ -336,7 +340,7 @@ fn episode_grid(
                 let class = if r.eval.success { "ok" } else { "fail" };
                 let tip = format!("{}: {}", r.id, r.reason.as_deref().unwrap_or("unfinished"));
                 let label = format!("s{} {mark}", r.seed);
-                if pages.contains(&r.id) {
+                if pages.episodes.contains(&r.id) {
                     let _ = write!(
                         h,
                         "<a class=\"{class}\" href=\"{}\" title=\"{}\">{}</a>",
@@ -352,6 +356,17 @@ fn episode_grid(
                         escape(&label)
                     );
                 }
+            }
+            h.push_str("</td>");
+        }
+        if comparing {
+            h.push_str("<td>");
+            for (_, seed) in pages.comparisons.iter().filter(|(sc, _)| sc == s) {
+                let _ = write!(
+                    h,
+                    "<a href=\"{}\">s{seed} ⇄</a>",
+                    escape(&episode_pages::compare_href(s, *seed))
+                );
             }
             h.push_str("</td>");
         }

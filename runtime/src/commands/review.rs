@@ -1,5 +1,6 @@
 //! `alpha3 review RECORD.jsonl… [--out DIR]`: one self-contained HTML page per flight record
-//! (map, timelines, dialogue, pillars on one time axis), written as `DIR/<record stem>.html`.
+//! (map, timelines, dialogue, pillars on one time axis), written as `DIR/<record stem>.html`;
+//! with `--compare`, one page with two records side by side under one slider.
 //! The work is in [`crate::review`]; this file is the command line and what it prints.
 
 use crate::exit;
@@ -21,9 +22,16 @@ pub struct ReviewArgs {
     /// map adds its waypoints and other aircraft and the timelines the time to breach.
     #[arg(long, default_value = "configs/scenarios")]
     pub scenarios: PathBuf,
+    /// Compare two records (two policies on one scenario and seed, say) on one page,
+    /// `DIR/compare__<first>__<second>.html`.
+    #[arg(long)]
+    pub compare: bool,
 }
 
 pub fn run(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+    if args.compare {
+        return compare(args);
+    }
     let mut failed = 0;
     for path in &args.records {
         match one(path, args) {
@@ -50,15 +58,42 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
     }))
 }
 
-fn one(path: &Path, args: &ReviewArgs) -> Result<(PathBuf, usize, bool), ReviewError> {
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "record".into(), |s| s.to_string_lossy().into_owned());
-    let out = args.out.join(format!("{stem}.html"));
-    let scenario = std::fs::read_to_string(path)
+fn compare(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+    let [a, b] = args.records.as_slice() else {
+        eprintln!("alpha3 review: --compare takes exactly two records");
+        return Ok(exit::code(exit::USAGE));
+    };
+    let out = args
+        .out
+        .join(format!("compare__{}__{}.html", stem(a), stem(b)));
+    let (sa, sb) = (scenario_of(a, args), scenario_of(b, args));
+    match review::write_comparison((a, sa.as_ref()), (b, sb.as_ref()), &out) {
+        Ok(bytes) => {
+            println!("{} ({:.1} kB)", out.display(), bytes as f64 / 1000.0);
+            Ok(exit::code(exit::OK))
+        }
+        Err(e) => {
+            eprintln!("alpha3 review: {e}");
+            Ok(exit::code(exit::INVALID))
+        }
+    }
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "record".into(), |s| s.to_string_lossy().into_owned())
+}
+
+fn scenario_of(path: &Path, args: &ReviewArgs) -> Option<Scenario> {
+    std::fs::read_to_string(path)
         .ok()
         .and_then(|text| review::scenario_key(&text))
-        .and_then(|key| find_scenario(&args.scenarios, &key));
+        .and_then(|key| find_scenario(&args.scenarios, &key))
+}
+
+fn one(path: &Path, args: &ReviewArgs) -> Result<(PathBuf, usize, bool), ReviewError> {
+    let out = args.out.join(format!("{}.html", stem(path)));
+    let scenario = scenario_of(path, args);
     let bytes = review::write_page(path, scenario.as_ref(), &out)?;
     Ok((out, bytes, scenario.is_some()))
 }

@@ -5,9 +5,11 @@
 //! - [`timeline`] reads a record into the page's model;
 //! - [`breach`] adds the gate's time-to-breach prediction along the flown path;
 //! - [`pillars`] adds the pillars and what drove each;
-//! - [`page`] assembles the HTML (the views are scripts under `assets/`).
+//! - [`page`] assembles the HTML (the views are scripts under `assets/`);
+//! - [`compare`] puts two episodes' pages side by side under one slider.
 
 pub mod breach;
+pub mod compare;
 pub mod page;
 pub mod pillars;
 pub mod timeline;
@@ -57,22 +59,41 @@ pub fn write_page(
     scenario: Option<&Scenario>,
     out: &Path,
 ) -> Result<usize, ReviewError> {
+    let record = load(path)?;
+    write_html(out, &page::render(&model(&record, scenario)))
+}
+
+/// Writes the page comparing the records `a` and `b` (each with its scenario, when known) to
+/// `out`; returns its size in bytes.
+pub fn write_comparison(
+    a: (&Path, Option<&Scenario>),
+    b: (&Path, Option<&Scenario>),
+    out: &Path,
+) -> Result<usize, ReviewError> {
+    let left = model(&load(a.0)?, a.1);
+    let right = model(&load(b.0)?, b.1);
+    write_html(out, &compare::render(&left, &right))
+}
+
+fn load(path: &Path) -> Result<ParsedRecord, ReviewError> {
     let text = std::fs::read_to_string(path).map_err(|source| ReviewError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let record = parse_record(&text).map_err(|source| ReviewError::Record {
+    parse_record(&text).map_err(|source| ReviewError::Record {
         path: path.to_path_buf(),
         source,
-    })?;
-    let html = page::render(&model(&record, scenario));
+    })
+}
+
+fn write_html(out: &Path, html: &str) -> Result<usize, ReviewError> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| ReviewError::Io {
             path: dir.to_path_buf(),
             source,
         })?;
     }
-    std::fs::write(out, &html).map_err(|source| ReviewError::Io {
+    std::fs::write(out, html).map_err(|source| ReviewError::Io {
         path: out.to_path_buf(),
         source,
     })?;

@@ -23,5 +23,7 @@
   slider.addEventListener('input', function () { A3.setTime(Number(slider.value)); });
   A3.views.forEach(function (v) { v.init(data); });
   A3.setTime(m.end_s);
+  // Milliseconds from navigation start to every view drawn (read by measurements, not shown).
+  document.documentElement.setAttribute('data-render-ms', String(Math.round(performance.now())));
   document.documentElement.setAttribute('data-rendered', '1');
 })();
