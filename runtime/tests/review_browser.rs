@@ -387,6 +387,46 @@ async fn a_sitl_record_renders_in_chromium() {
     let record = out.join("records").join(format!("{id}.jsonl"));
     let page = out.join("episodes").join(format!("{id}.html"));
     check_page(&chromium, &page, &record, "sitl");
+
+    // The episode's telemetry log opens in the same page: the autopilot's positions as the
+    // path, the commands we sent in the dialogue.
+    let tlog = out.join("tlogs").join(format!("{id}.tlog"));
+    let review = dir.path().join("review");
+    let run = alpha3()
+        .arg("review")
+        .arg(&tlog)
+        .arg("--out")
+        .arg(&review)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let tlog_page = review.join(format!("{id}.html"));
+    let dom = dump_dom(&chromium, &tlog_page);
+    let root_tag = &dom[..dom.find("<head").unwrap()];
+    assert!(
+        root_tag.contains("data-rendered=\"1\"") && root_tag.contains("data-errors=\"\""),
+        "{root_tag}"
+    );
+    let samples: usize = attrs(&dom, "<g id=\"flown-path\"", "data-points")[0]
+        .parse()
+        .unwrap();
+    let points: usize = attrs(&dom, "<polyline class=\"flown", "points")
+        .iter()
+        .map(|p| p.split_whitespace().count())
+        .sum();
+    assert!(
+        samples > 5 && points == samples,
+        "{samples} samples, {points} points"
+    );
+    assert!(
+        dom.contains("class=\"row command\""),
+        "the commands we sent are listed"
+    );
+    screenshot(&chromium, &tlog_page, &shots_dir().join("tlog.png"));
 }
 
 /// A record that is not one is refused with its line number and exit 1, and no page.

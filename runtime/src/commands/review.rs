@@ -1,6 +1,7 @@
 //! `alpha3 review RECORD.jsonl… [--out DIR]`: one self-contained HTML page per flight record
 //! (map, timelines, dialogue, pillars on one time axis), written as `DIR/<record stem>.html`;
-//! with `--compare`, one page with two records side by side under one slider.
+//! with `--compare`, one page with two records side by side under one slider. A `.tlog` gets a
+//! page of the autopilot's telemetry.
 //! The work is in [`crate::review`]; this file is the command line and what it prints.
 
 use crate::exit;
@@ -12,7 +13,8 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
-    /// Flight records (`.jsonl`) from bench, sitl, fly or mcp.
+    /// Flight records (`.jsonl`) from bench, sitl, fly or mcp, or MAVLink telemetry logs
+    /// (`.tlog`, from fly and sitl).
     #[arg(required = true)]
     pub records: Vec<PathBuf>,
     /// Where the pages go.
@@ -93,6 +95,10 @@ fn scenario_of(path: &Path, args: &ReviewArgs) -> Option<Scenario> {
 
 fn one(path: &Path, args: &ReviewArgs) -> Result<(PathBuf, usize, bool), ReviewError> {
     let out = args.out.join(format!("{}.html", stem(path)));
+    if path.extension().is_some_and(|e| e == "tlog") {
+        let bytes = review::write_tlog_page(path, &out)?;
+        return Ok((out, bytes, true));
+    }
     let scenario = scenario_of(path, args);
     let bytes = review::write_page(path, scenario.as_ref(), &out)?;
     Ok((out, bytes, scenario.is_some()))

@@ -6,13 +6,15 @@
 //! - [`breach`] adds the gate's time-to-breach prediction along the flown path;
 //! - [`pillars`] adds the pillars and what drove each;
 //! - [`page`] assembles the HTML (the views are scripts under `assets/`);
-//! - [`compare`] puts two episodes' pages side by side under one slider.
+//! - [`compare`] puts two episodes' pages side by side under one slider;
+//! - [`tlog`] reads a MAVLink telemetry log into the same model.
 
 pub mod breach;
 pub mod compare;
 pub mod page;
 pub mod pillars;
 pub mod timeline;
+pub mod tlog;
 
 use alpha3_core::record::{Event, ParsedRecord, RecordError, parse_record};
 use alpha3_core::scenario::Scenario;
@@ -73,6 +75,20 @@ pub fn write_comparison(
     let left = model(&load(a.0)?, a.1);
     let right = model(&load(b.0)?, b.1);
     write_html(out, &compare::render(&left, &right))
+}
+
+/// Reads the telemetry log at `path` and writes its page to `out`; returns the page's size.
+pub fn write_tlog_page(path: &Path, out: &Path) -> Result<usize, ReviewError> {
+    let io = |source| ReviewError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let entries = alpha3_hil::tlog::read_tlog(file).map_err(io)?;
+    let name = path
+        .file_stem()
+        .map_or_else(|| "tlog".into(), |s| s.to_string_lossy().into_owned());
+    write_html(out, &page::render(&tlog::build(&entries, &name)))
 }
 
 fn load(path: &Path) -> Result<ParsedRecord, ReviewError> {

@@ -49,6 +49,10 @@ A3.views.push((function () {
   function make(title, data, series, axes, extra, id) {
     var host = A3.el('div', { class: 'chart', id: id });
     document.getElementById('charts').appendChild(host);
+    if (!data[0].length) {
+      host.appendChild(A3.el('p', {}, title + ': no samples.'));
+      return;
+    }
     var width = Math.max(320, document.getElementById('charts').clientWidth - 8);
     var opts = {
       title: title,

@@ -9,11 +9,11 @@
     meta.appendChild(s);
   }
   item('policy', m.policy + (m.model ? ' (' + m.model + ')' : ''));
-  item('scenario', m.scenario + ' · seed ' + m.seed);
+  item('scenario', m.scenario + (m.policy === 'tlog' ? '' : ' · seed ' + m.seed));
   item('end', (m.termination || 'no termination line') + ' at ' + m.end_s.toFixed(1) + ' s',
     m.success ? 'ok' : 'bad');
   if (data.alpha3 !== null) item('α3', data.alpha3.toFixed(3));
-  item('metric', m.metric_version);
+  if (m.metric_version) item('metric', m.metric_version);
   item('truth samples', data.truth.t_s.length);
   item('frame', m.frame_source);
   if (m.torn_tail) item('note', 'torn last line dropped', 'bad');
