@@ -18,7 +18,8 @@ MODELS_DIR="$ROOT/models"
 ENV_FILE="$VENV/alpha3-env"
 
 # slurm-wlm and munge: the one-node cluster the Slurm test submits to (scripts/slurm/).
-APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config slurm-wlm munge)
+# chromium: the headless browser the review-page test renders episode pages in.
+APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config slurm-wlm munge chromium)
 
 PYMAVLINK_PIN="pymavlink==2.4.50"
 # The official Python MCP SDK: the outside client of `alpha3 mcp`'s tests (tests/py/mcp_client.py).

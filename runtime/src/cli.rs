@@ -1,6 +1,6 @@
 //! The command line: one subcommand per mode of the binary.
 
-use crate::commands::{bench, fly, mcp, perf, sim_vehicle, sitl, validate};
+use crate::commands::{bench, fly, mcp, perf, review, sim_vehicle, sitl, validate};
 use crate::score::ScoreArgs;
 use clap::{Parser, Subcommand};
 
@@ -43,4 +43,7 @@ pub enum Command {
     /// Check configs, scenarios, episode files and flight records against their schemas.
     #[command(after_help = crate::exit::TABLE)]
     Validate(validate::ValidateArgs),
+    /// Write a self-contained HTML page per flight record: map, timelines, dialogue, pillars.
+    #[command(after_help = crate::exit::TABLE)]
+    Review(review::ReviewArgs),
 }

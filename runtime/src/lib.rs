@@ -17,6 +17,7 @@ pub mod policy;
 pub mod real_vehicle;
 pub mod record_header;
 pub mod recorder;
+pub mod review;
 pub mod score;
 pub mod sitl;
 pub mod unsigned_link;

@@ -1,7 +1,7 @@
 //! The `alpha3` binary: parse the command line, set up logs, run the subcommand.
 
 use alpha3::cli::{Cli, Command};
-use alpha3::commands::{bench, fly, mcp, perf, sim_vehicle, sitl, validate};
+use alpha3::commands::{bench, fly, mcp, perf, review, sim_vehicle, sitl, validate};
 use alpha3::exit;
 use clap::Parser;
 use std::process::ExitCode;
@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         Command::SimVehicle(a) => sim_vehicle::run(a),
         Command::Perf(a) => perf::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::Review(a) => review::run(a),
     };
     match result {
         Ok(code) => code,

@@ -162,7 +162,7 @@ pub fn merge(
         metric_version: metric.as_str().into(),
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
     };
-    outputs::write(out, &title, &results, Some(&manifest), metric)?;
+    outputs::write(out, &title, &results, &[], Some(&manifest), metric)?;
     if let Some(i) = &common {
         inputs::write(out, i)?;
     }

@@ -14,6 +14,7 @@
 //! merged run and an uninterrupted run report the same figures.
 
 pub mod episode;
+pub mod episode_pages;
 pub mod export;
 pub mod failure;
 pub mod inputs;
@@ -198,6 +199,7 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         &options.out,
         &title,
         &results,
+        &suite.scenarios,
         Some(&manifest),
         options.metric,
     )?;

@@ -1,10 +1,12 @@
 //! Everything a bench run leaves under `--out`, besides `records/`: the leaderboard in three
-//! forms, the HTML report with its plots, and `manifest.json` (suite, shard, counts), which
+//! forms, the HTML report with its plots, a review page per episode (`episodes/`), and
+//! `manifest.json` (suite, shard, counts), which
 //! `bench merge` uses to check that the shards it combines belong together.
 
 use super::BenchError;
 use super::results::EpisodeResult;
-use super::{leaderboard, report};
+use super::suite::SuiteScenario;
+use super::{episode_pages, leaderboard, report};
 use crate::score::Leaderboard;
 use alpha3_core::score::MetricVersion;
 use serde::{Deserialize, Serialize};
@@ -35,11 +37,13 @@ impl Manifest {
     }
 }
 
-/// Writes the leaderboard files, the report and (when given) the manifest; returns the board.
+/// Writes the leaderboard files, the episodes' review pages, the report linking them and (when
+/// given) the manifest; returns the board. `scenarios` are the suite's, where known.
 pub fn write(
     out: &Path,
     title: &str,
     results: &[EpisodeResult],
+    scenarios: &[SuiteScenario],
     manifest: Option<&Manifest>,
     metric: MetricVersion,
 ) -> Result<Leaderboard, BenchError> {
@@ -47,7 +51,8 @@ pub fn write(
     board
         .write(out)
         .map_err(|e| BenchError::Output(format!("{e:#}")))?;
-    report::write(out, title, &board, results).map_err(|e| BenchError::io(out, e))?;
+    let pages = episode_pages::write(out, results, scenarios);
+    report::write(out, title, &board, results, &pages).map_err(|e| BenchError::io(out, e))?;
     if let Some(m) = manifest {
         let path = out.join("manifest.json");
         let text =

@@ -37,13 +37,15 @@ struct Svg {
 }
 
 impl Svg {
+    /// A canvas at least as wide as its title needs.
     fn new(width: f64, height: f64, title: &str) -> Self {
+        let width = width.max(text_width(title, TITLE_SIZE) + 2.0 * TITLE_MARGIN);
         let mut s = Self {
             width,
             height,
             body: String::new(),
         };
-        s.text(width / 2.0, 22.0, title, "middle", 15.0, "bold");
+        s.text(width / 2.0, 22.0, title, "middle", TITLE_SIZE, "bold");
         s
     }
 
@@ -110,6 +112,28 @@ impl Svg {
 }
 
 /// A "nice" upper bound for an axis: 1, 2 or 5 times a power of ten, at least `max`.
+/// Title font size, px.
+const TITLE_SIZE: f64 = 15.0;
+/// Space kept either side of a title, px.
+const TITLE_MARGIN: f64 = 16.0;
+
+/// An upper bound of the width of `s` in sans-serif at `size` px (bold included).
+fn text_width(s: &str, size: f64) -> f64 {
+    s.chars().count() as f64 * size * 0.62
+}
+
+/// Axis tick `v` with as many decimals as the ticks' `step` needs (0.005 → 3, 0.25 → 2,
+/// 50 → 0), so neighbouring ticks never read alike.
+fn tick_label(v: f64, step: f64) -> String {
+    let decimals = (0..=9)
+        .find(|d| {
+            let scaled = step * 10f64.powi(*d);
+            (scaled - scaled.round()).abs() < 1e-6 * scaled.abs().max(1.0)
+        })
+        .unwrap_or(9) as usize;
+    format!("{v:.decimals$}")
+}
+
 fn nice_max(max: f64) -> f64 {
     if !max.is_finite() || max <= 0.0 {
         return 1.0;
@@ -177,7 +201,14 @@ pub fn horizontal_bars(
         let v = max * f64::from(k) / 4.0;
         let x = left + plot_w * f64::from(k) / 4.0;
         svg.line(x, axis_y, x, axis_y + 4.0, "#333");
-        svg.text(x, axis_y + 16.0, &label_number(v), "middle", 10.0, "normal");
+        svg.text(
+            x,
+            axis_y + 16.0,
+            &tick_label(v, max / 4.0),
+            "middle",
+            10.0,
+            "normal",
+        );
     }
     svg.finish()
 }
@@ -208,7 +239,14 @@ pub fn grouped_bars(
         let v = max * f64::from(k) / 4.0;
         let y = base - plot_h * f64::from(k) / 4.0;
         svg.line(left - 4.0, y, left + plot_w, y, "#ddd");
-        svg.text(left - 7.0, y + 4.0, &label_number(v), "end", 10.0, "normal");
+        svg.text(
+            left - 7.0,
+            y + 4.0,
+            &tick_label(v, max / 4.0),
+            "end",
+            10.0,
+            "normal",
+        );
     }
     let bar_w = (group_w - 20.0) / series.len().max(1) as f64;
     for (ci, cat) in categories.iter().enumerate() {
@@ -262,7 +300,7 @@ pub fn scatter(
         svg.text(
             left - 7.0,
             y + 4.0,
-            &label_number(y_max * f),
+            &tick_label(y_max * f, y_max / 4.0),
             "end",
             10.0,
             "normal",
@@ -270,7 +308,7 @@ pub fn scatter(
         svg.text(
             x,
             base + 15.0,
-            &label_number(x_max * f),
+            &tick_label(x_max * f, x_max / 4.0),
             "middle",
             10.0,
             "normal",
@@ -370,6 +408,29 @@ mod tests {
         assert!(svg.contains("a&lt;b") && svg.contains("α3 &amp; co"));
         let empty = scatter("t", "x", "y", &[], "nothing to show");
         assert!(empty.contains("nothing to show"));
+    }
+
+    #[test]
+    fn ticks_read_apart_and_titles_fit() {
+        let max = nice_max(0.0123);
+        let ticks: Vec<String> = (0..=4)
+            .map(|k| tick_label(max * f64::from(k) / 4.0, max / 4.0))
+            .collect();
+        assert_eq!(ticks, ["0.000", "0.005", "0.010", "0.015", "0.020"]);
+        let ticks: Vec<String> = (0..=4)
+            .map(|k| tick_label(f64::from(k) * 0.25, 0.25))
+            .collect();
+        assert_eq!(ticks, ["0.00", "0.25", "0.50", "0.75", "1.00"]);
+        assert_eq!(tick_label(250.0, 125.0), "250");
+        let title = "A title far longer than the plot itself is wide, which used to be cut off";
+        let svg = heat_map(title, &[], &[], &[]);
+        let width: f64 = svg
+            .split("width=\"")
+            .nth(1)
+            .and_then(|w| w.split('"').next())
+            .and_then(|w| w.parse().ok())
+            .unwrap();
+        assert!(width >= text_width(title, TITLE_SIZE));
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! `report.html`: the leaderboard, the safety counts, how every scenario ended for every policy,
 //! and five plots (α3 macro per policy, pillar means, α3/s against α3/1k tokens, safety counts,
-//! per-scenario outcomes) as SVG files in `plots/` next to it. No script, no network asset:
-//! the page opens from disk anywhere.
+//! per-scenario outcomes) as SVG files in `plots/` next to it, and a grid of every episode
+//! (scenario × policy, one link per seed to its review page in `episodes/`). No script, no
+//! network asset: the page opens from disk anywhere.
 
+use super::episode_pages;
 use super::plot;
 use super::plot::escape;
 use super::results::EpisodeResult;
@@ -24,19 +26,20 @@ pub const PLOTS: [(&str, &str); 5] = [
     ("plots/scenarios.svg", "Per-scenario outcomes"),
 ];
 
-/// Writes `report.html` and its plots into `dir`.
+/// Writes `report.html` and its plots into `dir`, linking the review pages in `pages`.
 pub fn write(
     dir: &Path,
     title: &str,
     board: &Leaderboard,
     results: &[EpisodeResult],
+    pages: &episode_pages::Pages,
 ) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("plots"))?;
     let svgs = plots(board, results);
     for ((file, _), svg) in PLOTS.iter().zip(&svgs) {
         std::fs::write(dir.join(file), svg)?;
     }
-    std::fs::write(dir.join("report.html"), html(title, board, results))
+    std::fs::write(dir.join("report.html"), html(title, board, results, pages))
 }
 
 fn policies(board: &Leaderboard) -> Vec<String> {
@@ -168,11 +171,16 @@ fn opt(v: Option<f64>, digits: usize) -> String {
     v.map_or_else(|| "–".into(), |x| format!("{x:.digits$}"))
 }
 
-fn html(title: &str, board: &Leaderboard, results: &[EpisodeResult]) -> String {
+fn html(
+    title: &str,
+    board: &Leaderboard,
+    results: &[EpisodeResult],
+    pages: &episode_pages::Pages,
+) -> String {
     let mut h = String::new();
     let _ = write!(
         h,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{t}</title>\n<style>\nbody {{ font-family: sans-serif; margin: 2em; color: #222; }}\ntable {{ border-collapse: collapse; margin: 1em 0; }}\nth, td {{ border: 1px solid #ccc; padding: 4px 8px; text-align: right; }}\nth:nth-child(2), td:nth-child(2) {{ text-align: left; }}\nimg {{ max-width: 100%; display: block; margin: 1em 0; }}\n</style>\n</head>\n<body>\n<h1>{t}</h1>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{t}</title>\n<style>\nbody {{ font-family: sans-serif; margin: 2em; color: #222; }}\ntable {{ border-collapse: collapse; margin: 1em 0; }}\nth, td {{ border: 1px solid #ccc; padding: 4px 8px; text-align: right; }}\nth:nth-child(2), td:nth-child(2) {{ text-align: left; }}\nimg {{ max-width: 100%; display: block; margin: 1em 0; }}\ntable.grid td {{ text-align: left; }}\ntable.grid a {{ margin-right: .6em; text-decoration: none; }}\n.ok {{ color: #1a7f37; }} .fail {{ color: #c62828; }}\n</style>\n</head>\n<body>\n<h1>{t}</h1>\n",
         t = escape(title)
     );
     let _ = writeln!(
@@ -271,6 +279,7 @@ fn html(title: &str, board: &Leaderboard, results: &[EpisodeResult]) -> String {
         );
     }
     h.push_str("</table>\n");
+    h.push_str(&episode_grid(board, results, pages));
     let problems: Vec<String> = board
         .runs
         .iter()
@@ -293,5 +302,76 @@ fn html(title: &str, board: &Leaderboard, results: &[EpisodeResult]) -> String {
         );
     }
     h.push_str("<p>Files: <a href=\"leaderboard.csv\">leaderboard.csv</a> · <a href=\"leaderboard.json\">leaderboard.json</a> · <a href=\"leaderboard.md\">leaderboard.md</a> · <a href=\"records/\">records/</a></p>\n</body>\n</html>\n");
+    h
+}
+
+/// Every episode, scenario by policy: one entry per seed (✓ completed, ✗ not), linked to its
+/// review page when it has one, with the termination reason on hover; and per seed flown by
+/// two or more policies, a link to their comparison.
+fn episode_grid(
+    board: &Leaderboard,
+    results: &[EpisodeResult],
+    pages: &episode_pages::Pages,
+) -> String {
+    let names = policies(board);
+    let (scenarios, _) = outcomes(results);
+    let mut h = String::from(
+        "<h2 id=\"episodes\">Episodes</h2>\n<p>One entry per seed (✓ mission completed, ✗ not); each opens the episode's review page: map, timelines, dialogue and pillars.</p>\n<table class=\"grid\">\n<tr><th>scenario</th>",
+    );
+    for n in &names {
+        let _ = write!(h, "<th>{}</th>", escape(n));
+    }
+    let comparing = !pages.comparisons.is_empty();
+    if comparing {
+        h.push_str("<th>compare</th>");
+    }
+    h.push_str("</tr>\n");
+    for s in &scenarios {
+        let _ = write!(h, "<tr><td>{}</td>", escape(s));
+        for p in &names {
+            h.push_str("<td>");
+            let mut eps: Vec<&EpisodeResult> = results
+                .iter()
+                .filter(|r| &r.scenario == s && &r.policy == p)
+                .collect();
+            eps.sort_by_key(|r| r.seed);
+            for r in eps {
+                let mark = if r.eval.success { "✓" } else { "✗" };
+                let class = if r.eval.success { "ok" } else { "fail" };
+                let tip = format!("{}: {}", r.id, r.reason.as_deref().unwrap_or("unfinished"));
+                let label = format!("s{} {mark}", r.seed);
+                if pages.episodes.contains(&r.id) {
+                    let _ = write!(
+                        h,
+                        "<a class=\"{class}\" href=\"{}\" title=\"{}\">{}</a>",
+                        escape(&episode_pages::href(&r.id)),
+                        escape(&tip),
+                        escape(&label)
+                    );
+                } else {
+                    let _ = write!(
+                        h,
+                        "<span class=\"{class}\" title=\"{}\">{}</span> ",
+                        escape(&tip),
+                        escape(&label)
+                    );
+                }
+            }
+            h.push_str("</td>");
+        }
+        if comparing {
+            h.push_str("<td>");
+            for (_, seed) in pages.comparisons.iter().filter(|(sc, _)| sc == s) {
+                let _ = write!(
+                    h,
+                    "<a href=\"{}\">s{seed} ⇄</a>",
+                    escape(&episode_pages::compare_href(s, *seed))
+                );
+            }
+            h.push_str("</td>");
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</table>\n");
     h
 }

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod fly;
 pub mod mcp;
 pub mod perf;
+pub mod review;
 pub mod sim_vehicle;
 pub mod sitl;
 pub mod validate;

@@ -293,7 +293,14 @@ async fn run_async(args: &SitlArgs) -> anyhow::Result<ExitCode> {
         suite.bench.name,
         target_name(args)
     );
-    outputs::write(&args.out, &title, &results, Some(&manifest), args.metric)?;
+    outputs::write(
+        &args.out,
+        &title,
+        &results,
+        &suite.scenarios,
+        Some(&manifest),
+        args.metric,
+    )?;
     if !args.no_builtin {
         let gaps = twin_gaps(&args.out, &results);
         let title = format!(

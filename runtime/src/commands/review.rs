@@ -1,0 +1,114 @@
+//! `alpha3 review RECORD.jsonl… [--out DIR]`: one self-contained HTML page per flight record
+//! (map, timelines, dialogue, pillars on one time axis), written as `DIR/<record stem>.html`;
+//! with `--compare`, one page with two records side by side under one slider. A `.tlog` gets a
+//! page of the autopilot's telemetry.
+//! The work is in [`crate::review`]; this file is the command line and what it prints.
+
+use crate::exit;
+use crate::review::{self, ReviewError};
+use alpha3_core::scenario::Scenario;
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// Flight records (`.jsonl`) from bench, sitl, fly or mcp, or MAVLink telemetry logs
+    /// (`.tlog`, from fly and sitl).
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// Where the pages go.
+    #[arg(long, default_value = "out/review")]
+    pub out: PathBuf,
+    /// Folder of scenario files (`<scenario>.json`): when the record's scenario is there, the
+    /// map adds its waypoints and other aircraft and the timelines the time to breach.
+    #[arg(long, default_value = "configs/scenarios")]
+    pub scenarios: PathBuf,
+    /// Compare two records (two policies on one scenario and seed, say) on one page,
+    /// `DIR/compare__<first>__<second>.html`.
+    #[arg(long)]
+    pub compare: bool,
+}
+
+pub fn run(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+    if args.compare {
+        return compare(args);
+    }
+    let mut failed = 0;
+    for path in &args.records {
+        match one(path, args) {
+            Ok((out, bytes, with_scenario)) => println!(
+                "{} ({:.1} kB{})",
+                out.display(),
+                bytes as f64 / 1000.0,
+                if with_scenario {
+                    ""
+                } else {
+                    ", scenario not found"
+                }
+            ),
+            Err(e) => {
+                eprintln!("alpha3 review: {e}");
+                failed += 1;
+            }
+        }
+    }
+    Ok(exit::code(if failed == 0 {
+        exit::OK
+    } else {
+        exit::INVALID
+    }))
+}
+
+fn compare(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+    let [a, b] = args.records.as_slice() else {
+        eprintln!("alpha3 review: --compare takes exactly two records");
+        return Ok(exit::code(exit::USAGE));
+    };
+    let out = args
+        .out
+        .join(format!("compare__{}__{}.html", stem(a), stem(b)));
+    let (sa, sb) = (scenario_of(a, args), scenario_of(b, args));
+    match review::write_comparison((a, sa.as_ref()), (b, sb.as_ref()), &out) {
+        Ok(bytes) => {
+            println!("{} ({:.1} kB)", out.display(), bytes as f64 / 1000.0);
+            Ok(exit::code(exit::OK))
+        }
+        Err(e) => {
+            eprintln!("alpha3 review: {e}");
+            Ok(exit::code(exit::INVALID))
+        }
+    }
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "record".into(), |s| s.to_string_lossy().into_owned())
+}
+
+fn scenario_of(path: &Path, args: &ReviewArgs) -> Option<Scenario> {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| review::scenario_key(&text))
+        .and_then(|key| find_scenario(&args.scenarios, &key))
+}
+
+fn one(path: &Path, args: &ReviewArgs) -> Result<(PathBuf, usize, bool), ReviewError> {
+    let out = args.out.join(format!("{}.html", stem(path)));
+    if path.extension().is_some_and(|e| e == "tlog") {
+        let bytes = review::write_tlog_page(path, &out)?;
+        return Ok((out, bytes, true));
+    }
+    let scenario = scenario_of(path, args);
+    let bytes = review::write_page(path, scenario.as_ref(), &out)?;
+    Ok((out, bytes, scenario.is_some()))
+}
+
+/// `<dir>/<key>.json` when it exists and reads as a scenario.
+fn find_scenario(dir: &Path, key: &str) -> Option<Scenario> {
+    if key.is_empty() || key.contains(['/', '\\']) || key.starts_with('.') {
+        return None;
+    }
+    let text = std::fs::read_to_string(dir.join(format!("{key}.json"))).ok()?;
+    alpha3_sim::scenario::parse_scenario(&text).ok()
+}
