@@ -46,9 +46,9 @@ base_url = "{}"
 more_base_urls = ["{}"]
 max_in_flight_per_endpoint = 1
 model = "gemma3-270m"
-timeout_ms = 60000
+timeout_ms = 240000
 max_retries = 1
-max_completion_tokens = 128
+max_completion_tokens = 64
 temperature = 0.0
 "#,
             a.base_url(),
