@@ -5,7 +5,7 @@ use super::contract::Policy;
 use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
 use super::error::PolicyError;
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
-use super::steer::{admissible_actions, narrowed_schema, state_block};
+use super::steer::{STEERED_EXAMPLES, admissible_actions, narrowed_schema, state_block};
 use alpha3_core::config::{PolicyConfig, SteeringConfig};
 use alpha3_core::protocol::{
     ChatMessage, Role, ToolSpec, TurnParser, render, render_header, repair_message,
@@ -87,6 +87,9 @@ impl<G: Generator> LlmPolicy<G> {
     /// message ends with the block it was shown with (the current one computed now).
     pub fn messages(&self, ctx: &DecisionContext) -> Vec<ChatMessage> {
         let mut messages = render(&ctx.prompt(&self.catalogue));
+        if let Some(system) = messages.first_mut() {
+            system.content = self.header();
+        }
         if let Some(now) = self.current_block(ctx) {
             let k = ctx.decision_index();
             let users = messages.iter_mut().filter(|m| m.role == Role::User);
@@ -103,6 +106,16 @@ impl<G: Generator> LlmPolicy<G> {
             }
         }
         messages
+    }
+
+    /// The system header: the protocol's, with the worked examples of the state block's format
+    /// when the block is on.
+    fn header(&self) -> String {
+        let mut h = render_header(&self.catalogue);
+        if self.steering.state_block {
+            h.push_str(STEERED_EXAMPLES);
+        }
+        h
     }
 
     /// The state block for the current situation, when the block is on and the runtime gave
@@ -242,7 +255,7 @@ impl<G: Generator> Policy for LlmPolicy<G> {
 
     fn warm_up(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let system = ChatMessage::new(Role::System, render_header(&self.catalogue));
+            let system = ChatMessage::new(Role::System, self.header());
             self.generator.prefill(&system).await;
         })
     }

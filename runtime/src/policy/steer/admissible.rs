@@ -2,8 +2,9 @@
 //!
 //! Cheap preconditions are the ones a state and the mission's facts decide at once: no take-off
 //! when airborne, no landing or waypoint on the ground, waypoints only from the mission's
-//! remaining ones (home once they are flown), landing only at authorised sites, captures only
-//! with fitted imaging sensors, A2A only to aircraft that exist. Every set keeps
+//! remaining ones (home once they are flown), landing only at authorised sites, a capture only
+//! with an active imaging sensor (activation of the others while a capture is owed), A2A only
+//! to aircraft that exist. Every set keeps
 //! `read_telemetry` and `hold`, so the model always chooses between at least two actions.
 
 use super::facts::MissionFacts;
@@ -19,7 +20,7 @@ use serde_json::{Map, Value, json};
 pub const MIN_ADMISSIBLE: usize = 2;
 
 /// At most this many remaining waypoints are offered at once (the next ones, in order).
-const MAX_WAYPOINTS: usize = 6;
+const MAX_WAYPOINTS: usize = 3;
 
 /// At most this many peers are offered A2A coordination.
 const MAX_PEERS: usize = 3;
@@ -45,9 +46,12 @@ pub fn admissible_actions(facts: &MissionFacts, now: &Situation) -> Vec<Action> 
         }
         if !facts.captures_owed.is_empty() {
             for sensor in &facts.sensors {
-                out.push(actions::activate_sensor(sensor));
-                for kind in kinds_owed(facts) {
-                    out.push(actions::capture(sensor, kind));
+                if facts.active.contains(sensor) {
+                    for kind in kinds_owed(facts) {
+                        out.push(actions::capture(sensor, kind));
+                    }
+                } else {
+                    out.push(actions::activate_sensor(sensor));
                 }
             }
         }
@@ -193,6 +197,7 @@ mod tests {
             band_m: (15.0, 120.0),
             reserve_pct: 20.0,
             sensors: vec!["rgb".into()],
+            active: vec!["rgb".into()],
             peers: vec![],
         }
     }

@@ -25,6 +25,8 @@ pub struct MissionFacts {
     pub reserve_pct: f64,
     /// Fitted imaging sensors.
     pub sensors: Vec<String>,
+    /// Those of `sensors` that are active now.
+    pub active: Vec<String>,
     /// Other aircraft (A2A peers), by id.
     pub peers: Vec<String>,
 }
@@ -60,6 +62,13 @@ impl MissionFacts {
             .filter(|n| !NAVIGATION.contains(&n.as_str()))
             .cloned()
             .collect();
+        let active = world
+            .payloads()
+            .names()
+            .iter()
+            .filter(|n| !NAVIGATION.contains(&n.as_str()) && world.payloads().is_active(n))
+            .cloned()
+            .collect();
         let mut peers: Vec<String> = world.traffic_now().map(|(id, _)| id.to_owned()).collect();
         peers.sort();
         peers.dedup();
@@ -68,10 +77,11 @@ impl MissionFacts {
             total_waypoints: o.waypoints.len(),
             captures_owed,
             hold_owed_s,
-            sites: world.landing_sites().to_vec(),
+            sites: authorised_sites(world),
             band_m: (s.airspace.altitude_agl_min_m, s.airspace.altitude_agl_max_m),
             reserve_pct: 100.0 * s.uav.reserve_fraction.unwrap_or(0.2),
             sensors,
+            active,
             peers,
         }
     }
@@ -80,4 +90,14 @@ impl MissionFacts {
     pub fn next(&self) -> Option<(usize, [f64; 3])> {
         self.remaining.first().copied()
     }
+}
+
+/// The launch point, then the scenario's emergency landing sites: where the gate lets the
+/// vehicle land.
+fn authorised_sites(world: &World) -> Vec<[f64; 2]> {
+    let mut sites = vec![world.launch_point()];
+    if let Some(l) = &world.scenario().landing {
+        sites.extend(l.emergency_sites.iter().map(|s| [s[0], s[1]]));
+    }
+    sites
 }

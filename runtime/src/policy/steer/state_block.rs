@@ -1,6 +1,6 @@
 //! The compact state block added to each turn's prompt: phase, position, next waypoint, what
 //! is still owed, battery and reserve, link and slice, and the gate's refusals of the last
-//! turn with their reasons. A few short lines, for small contexts.
+//! turn with their reasons (a line only when there were any). A few short lines, for small contexts.
 
 use super::admissible::refusals;
 use super::facts::MissionFacts;
@@ -54,12 +54,9 @@ pub fn state_block(facts: &MissionFacts, now: &Situation, hard: &HardThresholds)
     if let Some(d) = facts.hold_owed_s {
         let _ = write!(m, "; hold {}s ordered", num(d, 0));
     }
-    m.push('\n');
     let refused = refusals(&now.observations);
-    if refused.is_empty() {
-        m.push_str("last: no refusals");
-    } else {
-        let _ = write!(m, "last: {}", refused.join("; "));
+    if !refused.is_empty() {
+        let _ = write!(m, "\nlast: {}", refused.join("; "));
     }
     m
 }
@@ -85,6 +82,7 @@ mod tests {
             band_m: (15.0, 120.0),
             reserve_pct: 28.000000000000004,
             sensors: vec![],
+            active: vec![],
             peers: vec![],
         };
         let now = Situation {
