@@ -57,6 +57,10 @@ pub enum Event {
         ttft_ms: Option<f64>,
         /// The parse/validation error that led to a repair, if any.
         error: Option<String>,
+        /// How many actions the gate-aware grammar admitted for this call (absent: the
+        /// full turn schema).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        admissible: Option<u32>,
     },
     /// An agent turn as parsed and accepted.
     AgentTurn { turn: u32, agent_turn: AgentTurn },

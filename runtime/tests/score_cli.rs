@@ -268,6 +268,7 @@ fn record_lines(model: &str) -> Vec<String> {
             latency_ms: 2000.0,
             ttft_ms: None,
             error: None,
+            admissible: None,
         },
         Event::AgentTurn {
             turn: 1,

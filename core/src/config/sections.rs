@@ -109,6 +109,22 @@ pub struct PolicyConfig {
     pub openai: Option<OpenAiConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<ReplayConfig>,
+    /// How an LLM policy is steered each turn (absent: neither steering is on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steering: Option<SteeringConfig>,
+}
+
+/// Per-turn steering of an LLM policy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SteeringConfig {
+    /// Narrow the turn grammar to the actions whose cheap preconditions hold now.
+    #[serde(default)]
+    pub gate_aware_grammar: bool,
+    /// Add a compact state block (phase, position, next waypoint, battery, link, last
+    /// verdicts) to each turn's prompt.
+    #[serde(default)]
+    pub state_block: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -325,6 +325,7 @@ mod tests {
             latency_ms: 1500.0,
             ttft_ms: None,
             error: None,
+            admissible: None,
         }
     }
 

@@ -56,6 +56,7 @@ fn missed_deadline(asked: tokio::time::Instant) -> Decision {
             latency_ms: asked.elapsed().as_secs_f64() * 1000.0,
             ttft_ms: None,
             error: Some("the policy did not answer by its deadline".into()),
+            admissible: None,
         }],
     }
 }

@@ -7,6 +7,7 @@ use super::stop::Stop;
 use super::surroundings::Surroundings;
 use super::traffic::PlansCopy;
 use crate::episode_setup::EpisodeSettings;
+use crate::policy::steer::MissionFacts;
 use crate::policy::{DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::failsafe::Watchdog;
@@ -123,6 +124,7 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
             operator: Some(briefing),
         },
     );
+    ctx.facts = Some(MissionFacts::of_world(side.world()));
     let mut flight = Flight {
         side,
         gate,
@@ -165,6 +167,7 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
                 operator: Some(operator_text),
             },
         );
+        ctx.facts = Some(MissionFacts::of_world(flight.side.world()));
     }
 }
 

@@ -113,6 +113,7 @@ fn attempt(n: usize, asked: Instant, completion: String, error: Option<String>) 
         latency_ms: asked.elapsed().as_secs_f64() * 1000.0,
         ttft_ms: None,
         error,
+        admissible: None,
     }
 }
 

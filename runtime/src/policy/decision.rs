@@ -1,5 +1,6 @@
 //! What a policy is asked, and what it answers: the decision with its exact accounting.
 
+use super::steer::MissionFacts;
 use alpha3_core::link::HardThresholds;
 use alpha3_core::protocol::{AgentTurn, Exchange, PromptContext, Situation, ToolSpec};
 use alpha3_core::record::Event;
@@ -12,6 +13,8 @@ pub struct DecisionContext {
     pub history: Vec<Exchange>,
     pub now: Situation,
     pub hard: HardThresholds,
+    /// The mission as the runtime knows it now (absent outside a flown episode).
+    pub facts: Option<MissionFacts>,
 }
 
 impl DecisionContext {
@@ -22,6 +25,7 @@ impl DecisionContext {
             history: Vec::new(),
             now,
             hard: HardThresholds::default(),
+            facts: None,
         }
     }
 
@@ -68,6 +72,8 @@ pub struct Attempt {
     pub ttft_ms: Option<f64>,
     /// Why this attempt did not yield a turn (parse, schema, backend, deadline), if it did not.
     pub error: Option<String>,
+    /// Actions the gate-aware grammar admitted for this call (`None`: the full turn schema).
+    pub admissible: Option<u32>,
 }
 
 impl Attempt {
@@ -89,6 +95,7 @@ impl Attempt {
             latency_ms: self.latency_ms,
             ttft_ms: self.ttft_ms,
             error: self.error.clone(),
+            admissible: self.admissible,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! with exact token counts.
 
 use alpha3_core::protocol::ChatMessage;
+use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use tokio::time::Instant;
@@ -47,6 +48,12 @@ pub trait Generator: Send {
     fn prefill<'a>(&'a mut self, system: &'a ChatMessage) -> BoxFuture<'a, ()> {
         let _ = system;
         Box::pin(async {})
+    }
+
+    /// Constrains the next generations by `schema` instead of the full turn schema (`None`:
+    /// back to the full one). Optional: a backend that cannot constrain ignores it.
+    fn narrow(&mut self, schema: Option<Value>) {
+        let _ = schema;
     }
 
     /// Completes `messages`, giving up at `deadline`.

@@ -21,6 +21,8 @@ pub struct LlamaGenerator {
     jobs: mpsc::Sender<Job>,
     info: ModelInfo,
     options: LlamaOptions,
+    /// The narrowed turn schema the next generations are constrained by, if any.
+    narrowed: Option<serde_json::Value>,
 }
 
 impl LlamaGenerator {
@@ -43,6 +45,7 @@ impl LlamaGenerator {
             jobs,
             info,
             options: options.clone(),
+            narrowed: None,
         })
     }
 
@@ -66,6 +69,7 @@ impl LlamaGenerator {
             .send(Job::Generate {
                 messages,
                 request,
+                schema: self.narrowed.clone(),
                 reply,
             })
             .map_err(|_| LlamaError::Stopped)?;
@@ -110,6 +114,10 @@ impl Generator for LlamaGenerator {
                 tracing::warn!(error = %e, "prefilling the system header failed");
             }
         })
+    }
+
+    fn narrow(&mut self, schema: Option<serde_json::Value>) {
+        self.narrowed = schema;
     }
 
     fn generate<'a>(

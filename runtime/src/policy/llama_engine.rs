@@ -17,7 +17,8 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
 use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
-use llguidance::Matcher;
+use llguidance::{Matcher, ParserFactory};
+use serde_json::Value;
 use std::time::Instant;
 
 pub(crate) struct Engine<'m> {
@@ -29,6 +30,10 @@ pub(crate) struct Engine<'m> {
     pub n_batch: usize,
     /// A fresh matcher for the turn schema, cloned for each constrained generation.
     pub guide: Matcher,
+    /// Compiles narrowed schemas over the model's vocabulary.
+    pub factory: ParserFactory,
+    /// The last narrowed schema (as text) and a fresh matcher for it.
+    pub narrowed: Option<(String, Matcher)>,
     pub options: LlamaOptions,
     pub sampler: LlamaSampler,
 }
@@ -50,7 +55,9 @@ impl Engine<'_> {
         &mut self,
         messages: &[ChatMessage],
         req: LlamaRequest,
+        schema: Option<Value>,
     ) -> Result<LlamaCompletion, LlamaError> {
+        self.select_grammar(schema)?;
         let prompt = self.apply_template(messages)?;
         // A prompt that does not reuse the system header evaluates it first, on its own, so
         // the cache keeps a checkpoint there: the next episode (same header) starts from it.
@@ -72,6 +79,21 @@ impl Engine<'_> {
             }
         }
         self.run(prompt, req)
+    }
+
+    /// Makes `schema` the grammar of the next constrained generation (`None`: the full turn
+    /// schema). A schema equal to the last one is not compiled again.
+    fn select_grammar(&mut self, schema: Option<Value>) -> Result<(), LlamaError> {
+        let Some(schema) = schema else {
+            self.narrowed = None;
+            return Ok(());
+        };
+        let text = schema.to_string();
+        if self.narrowed.as_ref().is_none_or(|(t, _)| *t != text) {
+            let matcher = super::llama_worker::compile(&self.factory, schema)?;
+            self.narrowed = Some((text, matcher));
+        }
+        Ok(())
     }
 
     /// Evaluates the templated text every prompt starting with `system` shares (the chat
@@ -180,7 +202,8 @@ impl Engine<'_> {
             out.prompt_eval_ms = ms(started);
             return Ok(());
         }
-        let mut matcher = req.constrained.then(|| self.guide.deep_clone());
+        let guide = self.narrowed.as_ref().map_or(&self.guide, |(_, m)| m);
+        let mut matcher = req.constrained.then(|| guide.deep_clone());
         let mut text: Vec<u8> = Vec::new();
         let mut generated: u64 = 0;
         let mut prompt_pending = n_prompt > 0;

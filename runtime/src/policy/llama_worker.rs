@@ -38,8 +38,8 @@ impl TokenizerEnv for CanonicalTokEnv {
     }
 }
 
-/// Compiles the turn schema into a matcher over the model's vocabulary.
-fn guide(model: &Arc<LlamaModel>, schema: Value) -> Result<Matcher, LlamaError> {
+/// A parser factory over the model's vocabulary (with its canonical tokenizer).
+fn factory(model: &Arc<LlamaModel>) -> Result<ParserFactory, LlamaError> {
     let approx = LlamaSampler::llguidance_tok_env(model);
     let env: TokEnv = Arc::new(CanonicalTokEnv {
         model: Arc::clone(model),
@@ -48,6 +48,11 @@ fn guide(model: &Arc<LlamaModel>, schema: Value) -> Result<Matcher, LlamaError> 
     let mut factory =
         ParserFactory::new_simple(&env).map_err(|e| LlamaError::Grammar(e.to_string()))?;
     factory.quiet();
+    Ok(factory)
+}
+
+/// Compiles `schema` into a matcher with `factory`.
+pub(super) fn compile(factory: &ParserFactory, schema: Value) -> Result<Matcher, LlamaError> {
     let parser = factory
         .create_parser(TopLevelGrammar::from_json_schema(schema))
         .map_err(|e| LlamaError::Grammar(e.to_string()))?;
@@ -87,11 +92,12 @@ pub(super) fn worker(
                     message: e.to_string(),
                 })?;
         let model = Arc::new(model);
-        let guide = guide(&model, schema)?;
+        let factory = factory(&model)?;
+        let guide = compile(&factory, schema)?;
         let (template, template_name) = template(&model)?;
-        Ok::<_, LlamaError>((backend, model, guide, template, template_name))
+        Ok::<_, LlamaError>((backend, model, factory, guide, template, template_name))
     })();
-    let (backend, model, guide, template, template_name) = match setup {
+    let (backend, model, factory, guide, template, template_name) = match setup {
         Ok(s) => s,
         Err(e) => {
             let _ = ready.send(Err(e));
@@ -147,6 +153,8 @@ pub(super) fn worker(
         batch: LlamaBatch::new(n_batch, 1),
         n_batch,
         guide,
+        factory,
+        narrowed: None,
         options: opts,
         sampler,
     };
@@ -158,9 +166,10 @@ pub(super) fn worker(
             Job::Generate {
                 messages,
                 request,
+                schema,
                 reply,
             } => {
-                let _ = reply.send(engine.generate(&messages, request));
+                let _ = reply.send(engine.generate(&messages, request, schema));
             }
             Job::Prefill { system, reply } => {
                 let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);

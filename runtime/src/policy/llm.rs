@@ -5,7 +5,8 @@ use super::contract::Policy;
 use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
 use super::error::PolicyError;
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
-use alpha3_core::config::PolicyConfig;
+use super::steer::{STEERED_EXAMPLES, admissible_actions, narrowed_schema, state_block};
+use alpha3_core::config::{PolicyConfig, SteeringConfig};
 use alpha3_core::protocol::{
     ChatMessage, Role, ToolSpec, TurnParser, render, render_header, repair_message,
 };
@@ -21,6 +22,10 @@ pub struct LlmPolicy<G> {
     catalogue: Vec<ToolSpec>,
     parser: TurnParser,
     max_attempts: u32,
+    steering: SteeringConfig,
+    /// The state block shown with each situation of the episode so far, by decision index
+    /// (kept, so re-rendered history stays byte-identical and the KV cache valid).
+    blocks: Vec<String>,
 }
 
 impl<G> std::fmt::Debug for LlmPolicy<G> {
@@ -28,18 +33,28 @@ impl<G> std::fmt::Debug for LlmPolicy<G> {
         f.debug_struct("LlmPolicy")
             .field("name", &self.name)
             .field("max_attempts", &self.max_attempts)
+            .field("steering", &self.steering)
             .finish_non_exhaustive()
     }
 }
 
 impl<G: Generator> LlmPolicy<G> {
-    /// A policy named and bounded by `cfg` (attempts clamped to 1..=3).
+    /// A policy named, bounded and steered by `cfg` (attempts clamped to 1..=3).
     pub fn new(
         cfg: &PolicyConfig,
         generator: G,
         catalogue: Vec<ToolSpec>,
     ) -> Result<Self, PolicyError> {
-        Self::with_attempts(&cfg.name, cfg.max_attempts, generator, catalogue)
+        Ok(
+            Self::with_attempts(&cfg.name, cfg.max_attempts, generator, catalogue)?
+                .with_steering(cfg.steering.unwrap_or_default()),
+        )
+    }
+
+    /// The same policy, steered by `steering` each turn.
+    pub fn with_steering(mut self, steering: SteeringConfig) -> Self {
+        self.steering = steering;
+        self
     }
 
     pub fn with_attempts(
@@ -55,6 +70,8 @@ impl<G: Generator> LlmPolicy<G> {
             catalogue,
             parser,
             max_attempts: max_attempts.clamp(1, MAX_ATTEMPTS),
+            steering: SteeringConfig::default(),
+            blocks: Vec::new(),
         })
     }
 
@@ -66,13 +83,70 @@ impl<G: Generator> LlmPolicy<G> {
         &mut self.generator
     }
 
-    /// The messages of the first attempt for `ctx`.
+    /// The messages of the first attempt for `ctx`: with the state block on, each situation's
+    /// message ends with the block it was shown with (the current one computed now).
     pub fn messages(&self, ctx: &DecisionContext) -> Vec<ChatMessage> {
-        render(&ctx.prompt(&self.catalogue))
+        let mut messages = render(&ctx.prompt(&self.catalogue));
+        if let Some(system) = messages.first_mut() {
+            system.content = self.header();
+        }
+        if let Some(now) = self.current_block(ctx) {
+            let k = ctx.decision_index();
+            let users = messages.iter_mut().filter(|m| m.role == Role::User);
+            for (i, m) in users.enumerate() {
+                let block = if i == k {
+                    Some(&now)
+                } else {
+                    self.blocks.get(i)
+                };
+                if let Some(b) = block {
+                    m.content.push('\n');
+                    m.content.push_str(b);
+                }
+            }
+        }
+        messages
+    }
+
+    /// The system header: the protocol's, with the worked examples of the state block's format
+    /// when the block is on.
+    fn header(&self) -> String {
+        let mut h = render_header(&self.catalogue);
+        if self.steering.state_block {
+            h.push_str(STEERED_EXAMPLES);
+        }
+        h
+    }
+
+    /// The state block for the current situation, when the block is on and the runtime gave
+    /// the mission's facts.
+    fn current_block(&self, ctx: &DecisionContext) -> Option<String> {
+        let facts = ctx.facts.as_ref().filter(|_| self.steering.state_block)?;
+        Some(state_block(facts, &ctx.now, &ctx.hard))
+    }
+
+    /// Narrows the generator's grammar for this decision; returns the admissible set's size.
+    fn narrow(&mut self, ctx: &DecisionContext) -> Option<u32> {
+        let admissible = ctx
+            .facts
+            .as_ref()
+            .filter(|_| self.steering.gate_aware_grammar)
+            .map(|f| admissible_actions(f, &ctx.now));
+        self.generator
+            .narrow(admissible.as_deref().map(narrowed_schema));
+        admissible.map(|a| u32::try_from(a.len()).unwrap_or(u32::MAX))
     }
 
     async fn run(&mut self, ctx: &DecisionContext, deadline: Instant) -> Decision {
         let mut messages = self.messages(ctx);
+        let k = ctx.decision_index();
+        self.blocks.truncate(k);
+        if let Some(b) = self.current_block(ctx)
+            && self.blocks.len() == k
+        {
+            self.blocks.push(b);
+        }
+        let admissible = self.narrow(ctx);
         let mut attempts = Vec::new();
         let mut failure = GenerationFailure::Deadline;
         for n in 1..=self.max_attempts {
@@ -95,7 +169,7 @@ impl<G: Generator> LlmPolicy<G> {
             match result {
                 Ok(c) => match self.parser.parse(&c.text) {
                     Ok(turn) => {
-                        attempts.push(attempt(n, c, None));
+                        attempts.push(attempt(n, c, None, admissible));
                         return Decision {
                             outcome: Ok(turn),
                             attempts,
@@ -105,7 +179,7 @@ impl<G: Generator> LlmPolicy<G> {
                         let error = e.to_string();
                         messages.push(ChatMessage::new(Role::Assistant, c.text.clone()));
                         messages.push(ChatMessage::new(Role::User, repair_message(&error)));
-                        attempts.push(attempt(n, c, Some(error.clone())));
+                        attempts.push(attempt(n, c, Some(error.clone()), admissible));
                         failure = GenerationFailure::Invalid {
                             attempts: n,
                             last_error: error,
@@ -124,6 +198,7 @@ impl<G: Generator> LlmPolicy<G> {
                         latency_ms,
                         ttft_ms: None,
                         error: Some(e.to_string()),
+                        admissible,
                     });
                     match e {
                         GenerateError::Deadline { .. } => {
@@ -150,7 +225,7 @@ fn ms(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
-fn attempt(n: u32, c: Completion, error: Option<String>) -> Attempt {
+fn attempt(n: u32, c: Completion, error: Option<String>, admissible: Option<u32>) -> Attempt {
     Attempt {
         attempt: n,
         prompt: c.prompt,
@@ -161,6 +236,7 @@ fn attempt(n: u32, c: Completion, error: Option<String>) -> Attempt {
         latency_ms: c.latency_ms,
         ttft_ms: c.ttft_ms,
         error,
+        admissible,
     }
 }
 
@@ -179,7 +255,7 @@ impl<G: Generator> Policy for LlmPolicy<G> {
 
     fn warm_up(&mut self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let system = ChatMessage::new(Role::System, render_header(&self.catalogue));
+            let system = ChatMessage::new(Role::System, self.header());
             self.generator.prefill(&system).await;
         })
     }

@@ -46,6 +46,7 @@ pub mod openai;
 pub mod redact;
 pub mod replay;
 pub mod scripted;
+pub mod steer;
 pub mod synthetic;
 
 pub use brief::EpisodeBrief;

@@ -71,6 +71,8 @@ pub struct OpenAiGenerator {
     temperature: f64,
     mode: OutputMode,
     schema: Value,
+    /// A narrowed turn schema sent instead of `schema`, if any.
+    narrowed: Option<Value>,
 }
 
 /// The outcome of one HTTP exchange.
@@ -137,6 +139,7 @@ impl OpenAiGenerator {
             temperature: cfg.temperature,
             mode: OutputMode::JsonSchema,
             schema: constrained_turn_schema(catalogue),
+            narrowed: None,
         })
     }
 
@@ -162,16 +165,17 @@ impl OpenAiGenerator {
             "max_tokens": self.max_tokens,
             "seed": 42,
         });
+        let schema = self.narrowed.as_ref().unwrap_or(&self.schema);
         match self.mode {
             OutputMode::JsonSchema => {
                 body["response_format"] = json!({"type": "json_schema", "json_schema": {
-                    "name": TURN_FUNCTION, "strict": false, "schema": self.schema}});
+                    "name": TURN_FUNCTION, "strict": false, "schema": schema}});
             }
             OutputMode::ToolCall => {
                 body["tools"] = json!([{"type": "function", "function": {
                     "name": TURN_FUNCTION,
                     "description": "The agent's turn: its intent and the actions to take.",
-                    "parameters": self.schema}}]);
+                    "parameters": schema}}]);
                 body["tool_choice"] =
                     json!({"type": "function", "function": {"name": TURN_FUNCTION}});
             }
@@ -405,6 +409,16 @@ fn clip(s: &str) -> String {
 impl Generator for OpenAiGenerator {
     fn model(&self) -> &str {
         &self.model
+    }
+
+    /// Sends `schema` as the structured-output schema (without llguidance's options).
+    fn narrow(&mut self, schema: Option<Value>) {
+        self.narrowed = schema.map(|mut s| {
+            if let Some(o) = s.as_object_mut() {
+                o.remove("x-guidance");
+            }
+            s
+        });
     }
 
     fn generate<'a>(

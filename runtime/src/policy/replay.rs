@@ -129,6 +129,7 @@ fn replayed(completion: String, started: std::time::Instant, error: Option<Strin
         latency_ms: started.elapsed().as_secs_f64() * 1000.0,
         ttft_ms: None,
         error,
+        admissible: None,
     }
 }
 
