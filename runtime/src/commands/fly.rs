@@ -166,23 +166,18 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
             return Ok(exit::code(exit::INVALID));
         }
     };
-    let out = args.out.clone().unwrap_or_else(|| {
-        config
-            .record
-            .as_ref()
-            .map_or_else(|| PathBuf::from("out/fly"), |r| PathBuf::from(&r.dir))
-    });
-    let key = args
-        .scenario
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("mission")
-        .to_string();
-    let episode_id = args
-        .episode_id
-        .clone()
-        .unwrap_or_else(|| format!("fly__{key}__s{}", args.seed));
-    let record = out.join("records").join(format!("{episode_id}.jsonl"));
+    let super::record_place::RecordPlace {
+        out,
+        episode_id,
+        record,
+    } = super::record_place::RecordPlace::new(
+        "fly",
+        &config,
+        args.out.as_deref(),
+        &args.scenario,
+        args.seed,
+        args.episode_id.as_deref(),
+    );
     if record.exists() && is_complete(&record) {
         eprintln!(
             "alpha3 fly: {} already ended; choose another --episode-id",

@@ -156,23 +156,16 @@ fn prepare(args: &McpArgs) -> Result<Prepared, String> {
             .map_err(|e| format!("--listen {e}"))?,
         ),
     };
-    let out = args.out.clone().unwrap_or_else(|| {
-        config
-            .record
-            .as_ref()
-            .map_or_else(|| PathBuf::from("out/mcp"), |r| PathBuf::from(&r.dir))
-    });
-    let key = args
-        .scenario
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("mission")
-        .to_string();
-    let episode_id = args
-        .episode_id
-        .clone()
-        .unwrap_or_else(|| format!("mcp__{key}__s{}", args.seed));
-    let record = out.join("records").join(format!("{episode_id}.jsonl"));
+    let super::record_place::RecordPlace {
+        episode_id, record, ..
+    } = super::record_place::RecordPlace::new(
+        "mcp",
+        &config,
+        args.out.as_deref(),
+        &args.scenario,
+        args.seed,
+        args.episode_id.as_deref(),
+    );
     if record.exists() {
         return Err(format!(
             "{} exists; choose another --episode-id",

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod fly;
 pub mod mcp;
 pub mod perf;
+mod record_place;
 pub mod review;
 pub mod sim_vehicle;
 pub mod sitl;
