@@ -15,6 +15,10 @@ use std::path::Path;
 /// The folder of the pages, relative to the report.
 pub const DIR: &str = "episodes";
 
+/// Runs with more episodes than this get no pages (about 130 kB each: a 10,000-episode corpus
+/// would add 1.3 GB); `alpha3 review RECORD…` makes the ones wanted.
+pub const MAX_PAGES: usize = 1_000;
+
 /// The pages written, for the report's links.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Pages {
@@ -34,9 +38,19 @@ pub fn compare_href(scenario: &str, seed: u64) -> String {
     format!("{DIR}/compare/{scenario}__s{seed}.html")
 }
 
-/// Writes the page of every result whose record is in `out/records/`, and the comparisons.
+/// Writes the page of every result whose record is in `out/records/`, and the comparisons
+/// (none for runs over [`MAX_PAGES`]).
 /// `scenarios` adds waypoints, other aircraft and time to breach where known.
 pub fn write(out: &Path, results: &[EpisodeResult], scenarios: &[SuiteScenario]) -> Pages {
+    if results.len() > MAX_PAGES {
+        eprintln!(
+            "alpha3 bench: {} episodes: no review pages (more than {MAX_PAGES}); `alpha3 review \
+             {}/records/ID.jsonl` makes one",
+            results.len(),
+            out.display()
+        );
+        return Pages::default();
+    }
     let records = out.join("records");
     let scenario_of = |key: &str| -> Option<&Scenario> {
         scenarios.iter().find(|s| s.key == key).map(|s| &s.scenario)
