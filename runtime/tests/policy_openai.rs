@@ -39,6 +39,7 @@ async fn a_real_openai_compatible_server_gives_schema_valid_turns() {
         max_retries: 2,
         max_completion_tokens: 160,
         temperature: 0.0,
+        gbnf_grammar: false,
     };
     let g = OpenAiGenerator::new(&cfg, &catalogue()).unwrap();
     let mut p = LlmPolicy::with_attempts("gemma3-270m-openai", 3, g, catalogue()).unwrap();
@@ -100,6 +101,7 @@ async fn an_unreachable_server_is_retried_then_reported() {
         max_retries: 2,
         max_completion_tokens: 16,
         temperature: 0.0,
+        gbnf_grammar: false,
     };
     let g = OpenAiGenerator::new(&cfg, &catalogue()).unwrap();
     let mut p = LlmPolicy::with_attempts("down", 1, g, catalogue()).unwrap();

@@ -72,6 +72,7 @@ fn policy(urls: &[String]) -> LlmPolicy<OpenAiGenerator> {
         max_retries: 2,
         max_completion_tokens: 64,
         temperature: 0.0,
+        gbnf_grammar: false,
     };
     let g = OpenAiGenerator::new(&cfg, &catalogue()).unwrap();
     LlmPolicy::with_attempts("busy", 1, g, catalogue()).unwrap()

@@ -189,6 +189,7 @@ fn openai_config(base_url: String) -> OpenAiConfig {
         max_retries: 1,
         max_completion_tokens: 64,
         temperature: 0.0,
+        gbnf_grammar: false,
     }
 }
 

@@ -1,7 +1,8 @@
 //! The local test model (Gemma 3 270M) flown by the real binary with the gate-aware grammar
 //! and the state block on (`configs/policies/llama-local.toml`): every generation records the
 //! size of its admissible set (at least two), no action is refused for a precondition the
-//! grammar rules out (take-off while airborne, a move or landing on the ground), the
+//! grammar rules out (take-off while airborne, a move or landing on the ground), no turn flies
+//! to the same waypoint twice, the
 //! truth shows no violation, the KV cache is reused across turns, and `alpha3 validate` accepts
 //! the record.
 //!
@@ -101,6 +102,20 @@ fn a_steered_local_model_flies_inside_its_admissible_sets() {
                         !RULED_OUT.contains(&f.id.as_str()),
                         "turn {turn}: refused for {} although the grammar rules it out",
                         f.id
+                    );
+                }
+            }
+            Event::AgentTurn { turn, agent_turn } => {
+                let waypoints: Vec<String> = agent_turn
+                    .actions
+                    .iter()
+                    .map(|a| serde_json::to_string(a).unwrap())
+                    .filter(|a| a.contains("\"set_waypoint\""))
+                    .collect();
+                for (k, w) in waypoints.iter().enumerate() {
+                    assert!(
+                        !waypoints[..k].contains(w),
+                        "turn {turn}: the same waypoint twice, which the grammar's order rules out"
                     );
                 }
             }

@@ -176,6 +176,12 @@ pub struct OpenAiConfig {
     pub max_retries: u32,
     pub max_completion_tokens: u32,
     pub temperature: f64,
+    /// The server takes llama.cpp's `grammar` field (llama.cpp's `llama-server`,
+    /// llama-cpp-python's server): a steered policy's narrowed turn is sent as GBNF, the exact
+    /// grammar the local backend decodes with. Otherwise the narrowed JSON schema is sent,
+    /// which admits the same actions but not their order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gbnf_grammar: bool,
 }
 
 /// Plays back the agent turns of published episodes.

@@ -13,7 +13,7 @@ pub use catalogue::{
 };
 pub use parse::{SchemaBuildError, TurnError, TurnParser, extract_json_object};
 pub use prompt::{
-    ChatMessage, Exchange, PromptContext, Role, Situation, ToolObservation, num, render,
+    ChatMessage, Exchange, PromptContext, Role, Situation, ToolObservation, num, one_line, render,
     render_header, render_link, render_situation, render_snapshot, render_turn, repair_message,
     signature,
 };

@@ -237,7 +237,7 @@ fn fix_name(f: FixType) -> &'static str {
 
 /// Collapses whitespace runs (so a message cannot fake a new line of the protocol) and caps
 /// the length in characters.
-fn one_line(s: &str, max_chars: usize) -> String {
+pub fn one_line(s: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max_chars));
     let mut n = 0;
     for word in s.split_whitespace() {

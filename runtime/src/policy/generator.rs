@@ -38,6 +38,17 @@ pub enum GenerateError {
     Fatal(String),
 }
 
+/// One decision's turn constraint, in each form a backend can take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Narrowing {
+    /// The admissible actions in any order (JSON Schema: all a schema-only server can take).
+    pub schema: Value,
+    /// The exact grammar (order and no repeats) in llguidance's Lark syntax.
+    pub lark: String,
+    /// The same grammar in llama.cpp's GBNF.
+    pub gbnf: String,
+}
+
 /// An LLM backend.
 pub trait Generator: Send {
     /// The model's name, for records and reports.
@@ -50,10 +61,10 @@ pub trait Generator: Send {
         Box::pin(async {})
     }
 
-    /// Constrains the next generations by `schema` instead of the full turn schema (`None`:
-    /// back to the full one). Optional: a backend that cannot constrain ignores it.
-    fn narrow(&mut self, schema: Option<Value>) {
-        let _ = schema;
+    /// Constrains the next generations by `narrowing` instead of the full turn schema
+    /// (`None`: back to the full one). Optional: a backend that cannot constrain ignores it.
+    fn narrow(&mut self, narrowing: Option<Narrowing>) {
+        let _ = narrowing;
     }
 
     /// Completes `messages`, giving up at `deadline`.

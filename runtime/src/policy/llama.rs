@@ -5,7 +5,7 @@
 //! decision's deadline can pass without blocking the async runtime. The same thread keeps the
 //! KV cache between calls: the turns of an episode evaluate only their new tokens.
 
-use super::generator::{BoxFuture, Completion, GenerateError, Generator};
+use super::generator::{BoxFuture, Completion, GenerateError, Generator, Narrowing};
 use super::grammar::llguidance_schema;
 use super::llama_types::Job;
 use super::llama_worker::worker;
@@ -21,8 +21,8 @@ pub struct LlamaGenerator {
     jobs: mpsc::Sender<Job>,
     info: ModelInfo,
     options: LlamaOptions,
-    /// The narrowed turn schema the next generations are constrained by, if any.
-    narrowed: Option<serde_json::Value>,
+    /// The narrowed turn grammar (Lark) the next generations are constrained by, if any.
+    narrowed: Option<String>,
 }
 
 impl LlamaGenerator {
@@ -69,7 +69,7 @@ impl LlamaGenerator {
             .send(Job::Generate {
                 messages,
                 request,
-                schema: self.narrowed.clone(),
+                grammar: self.narrowed.clone(),
                 reply,
             })
             .map_err(|_| LlamaError::Stopped)?;
@@ -116,8 +116,8 @@ impl Generator for LlamaGenerator {
         })
     }
 
-    fn narrow(&mut self, schema: Option<serde_json::Value>) {
-        self.narrowed = schema;
+    fn narrow(&mut self, narrowing: Option<Narrowing>) {
+        self.narrowed = narrowing.map(|n| n.lark);
     }
 
     fn generate<'a>(

@@ -18,7 +18,6 @@ use llama_cpp_2::token::LlamaToken;
 use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llguidance::{Matcher, ParserFactory};
-use serde_json::Value;
 use std::time::Instant;
 
 pub(crate) struct Engine<'m> {
@@ -32,7 +31,7 @@ pub(crate) struct Engine<'m> {
     pub guide: Matcher,
     /// Compiles narrowed schemas over the model's vocabulary.
     pub factory: ParserFactory,
-    /// The last narrowed schema (as text) and a fresh matcher for it.
+    /// The last narrowed grammar (Lark) and a fresh matcher for it.
     pub narrowed: Option<(String, Matcher)>,
     pub options: LlamaOptions,
     pub sampler: LlamaSampler,
@@ -55,9 +54,9 @@ impl Engine<'_> {
         &mut self,
         messages: &[ChatMessage],
         req: LlamaRequest,
-        schema: Option<Value>,
+        grammar: Option<String>,
     ) -> Result<LlamaCompletion, LlamaError> {
-        self.select_grammar(schema)?;
+        self.select_grammar(grammar)?;
         let prompt = self.apply_template(messages)?;
         // A prompt that does not reuse the system header evaluates it first, on its own, so
         // the cache keeps a checkpoint there: the next episode (same header) starts from it.
@@ -81,16 +80,15 @@ impl Engine<'_> {
         self.run(prompt, req)
     }
 
-    /// Makes `schema` the grammar of the next constrained generation (`None`: the full turn
-    /// schema). A schema equal to the last one is not compiled again.
-    fn select_grammar(&mut self, schema: Option<Value>) -> Result<(), LlamaError> {
-        let Some(schema) = schema else {
+    /// Makes the Lark `grammar` the grammar of the next constrained generation (`None`: the
+    /// full turn schema). A grammar equal to the last one is not compiled again.
+    fn select_grammar(&mut self, grammar: Option<String>) -> Result<(), LlamaError> {
+        let Some(text) = grammar else {
             self.narrowed = None;
             return Ok(());
         };
-        let text = schema.to_string();
         if self.narrowed.as_ref().is_none_or(|(t, _)| *t != text) {
-            let matcher = super::llama_worker::compile(&self.factory, schema)?;
+            let matcher = super::llama_worker::compile_lark(&self.factory, &text)?;
             self.narrowed = Some((text, matcher));
         }
         Ok(())

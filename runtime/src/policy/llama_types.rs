@@ -109,8 +109,8 @@ pub(super) enum Job {
     Generate {
         messages: Vec<ChatMessage>,
         request: LlamaRequest,
-        /// A narrowed turn schema to constrain by instead of the full one.
-        schema: Option<serde_json::Value>,
+        /// A narrowed turn grammar (Lark) to constrain by instead of the full schema.
+        grammar: Option<String>,
         reply: oneshot::Sender<Result<LlamaCompletion, LlamaError>>,
     },
     Prefill {

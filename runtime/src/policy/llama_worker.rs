@@ -53,8 +53,17 @@ fn factory(model: &Arc<LlamaModel>) -> Result<ParserFactory, LlamaError> {
 
 /// Compiles `schema` into a matcher with `factory`.
 pub(super) fn compile(factory: &ParserFactory, schema: Value) -> Result<Matcher, LlamaError> {
+    matcher(factory, TopLevelGrammar::from_json_schema(schema))
+}
+
+/// Compiles a Lark `grammar` into a matcher with `factory`.
+pub(super) fn compile_lark(factory: &ParserFactory, grammar: &str) -> Result<Matcher, LlamaError> {
+    matcher(factory, TopLevelGrammar::from_lark(grammar.to_owned()))
+}
+
+fn matcher(factory: &ParserFactory, grammar: TopLevelGrammar) -> Result<Matcher, LlamaError> {
     let parser = factory
-        .create_parser(TopLevelGrammar::from_json_schema(schema))
+        .create_parser(grammar)
         .map_err(|e| LlamaError::Grammar(e.to_string()))?;
     let matcher = Matcher::new(Ok(parser));
     match matcher.get_error() {
@@ -166,10 +175,10 @@ pub(super) fn worker(
             Job::Generate {
                 messages,
                 request,
-                schema,
+                grammar,
                 reply,
             } => {
-                let _ = reply.send(engine.generate(&messages, request, schema));
+                let _ = reply.send(engine.generate(&messages, request, grammar));
             }
             Job::Prefill { system, reply } => {
                 let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);

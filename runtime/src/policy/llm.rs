@@ -5,7 +5,7 @@ use super::contract::Policy;
 use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
 use super::error::PolicyError;
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
-use super::steer::{STEERED_EXAMPLES, admissible_actions, narrowed_schema, state_block};
+use super::steer::{admissible_actions, narrowing, state_block, steered_header, steered_messages};
 use alpha3_core::config::{PolicyConfig, SteeringConfig};
 use alpha3_core::protocol::{
     ChatMessage, Role, ToolSpec, TurnParser, render, render_header, repair_message,
@@ -83,39 +83,29 @@ impl<G: Generator> LlmPolicy<G> {
         &mut self.generator
     }
 
-    /// The messages of the first attempt for `ctx`: with the state block on, each situation's
-    /// message ends with the block it was shown with (the current one computed now).
+    /// The messages of the first attempt for `ctx`: with the state block on, the steered
+    /// prompt, each situation with the block it was shown with (the current one computed now).
     pub fn messages(&self, ctx: &DecisionContext) -> Vec<ChatMessage> {
+        if let Some(now) = self.current_block(ctx) {
+            let k = ctx.decision_index();
+            let mut blocks: Vec<&str> = self.blocks.iter().take(k).map(String::as_str).collect();
+            blocks.push(&now);
+            return steered_messages(self.header(), &ctx.mission, &ctx.history, &ctx.now, &blocks);
+        }
         let mut messages = render(&ctx.prompt(&self.catalogue));
         if let Some(system) = messages.first_mut() {
             system.content = self.header();
         }
-        if let Some(now) = self.current_block(ctx) {
-            let k = ctx.decision_index();
-            let users = messages.iter_mut().filter(|m| m.role == Role::User);
-            for (i, m) in users.enumerate() {
-                let block = if i == k {
-                    Some(&now)
-                } else {
-                    self.blocks.get(i)
-                };
-                if let Some(b) = block {
-                    m.content.push('\n');
-                    m.content.push_str(b);
-                }
-            }
-        }
         messages
     }
 
-    /// The system header: the protocol's, with the worked examples of the state block's format
-    /// when the block is on.
+    /// The system header: the protocol's, or the steered one when the state block is on.
     fn header(&self) -> String {
-        let mut h = render_header(&self.catalogue);
         if self.steering.state_block {
-            h.push_str(STEERED_EXAMPLES);
+            steered_header(&self.catalogue, self.steering.gate_aware_grammar)
+        } else {
+            render_header(&self.catalogue)
         }
-        h
     }
 
     /// The state block for the current situation, when the block is on and the runtime gave
@@ -132,9 +122,8 @@ impl<G: Generator> LlmPolicy<G> {
             .as_ref()
             .filter(|_| self.steering.gate_aware_grammar)
             .map(|f| admissible_actions(f, &ctx.now));
-        self.generator
-            .narrow(admissible.as_deref().map(narrowed_schema));
-        admissible.map(|a| u32::try_from(a.len()).unwrap_or(u32::MAX))
+        self.generator.narrow(admissible.as_ref().map(narrowing));
+        admissible.map(|a| u32::try_from(a.distinct()).unwrap_or(u32::MAX))
     }
 
     async fn run(&mut self, ctx: &DecisionContext, deadline: Instant) -> Decision {

@@ -12,7 +12,7 @@
 //! form that decodes to it ([`super::redact`]).
 
 use super::endpoints::{EndpointPool, Outcome, retry_after};
-use super::generator::{BoxFuture, Completion, GenerateError, Generator};
+use super::generator::{BoxFuture, Completion, GenerateError, Generator, Narrowing};
 use super::grammar::constrained_turn_schema;
 use super::redact::redact;
 use alpha3_core::config::OpenAiConfig;
@@ -73,6 +73,10 @@ pub struct OpenAiGenerator {
     schema: Value,
     /// A narrowed turn schema sent instead of `schema`, if any.
     narrowed: Option<Value>,
+    /// The server takes llama.cpp's `grammar` field (`policy.openai.gbnf_grammar`).
+    gbnf: bool,
+    /// The narrowed turn grammar (GBNF) sent instead of any schema when `gbnf` is on.
+    narrowed_gbnf: Option<String>,
 }
 
 /// The outcome of one HTTP exchange.
@@ -140,6 +144,8 @@ impl OpenAiGenerator {
             mode: OutputMode::JsonSchema,
             schema: constrained_turn_schema(catalogue),
             narrowed: None,
+            gbnf: cfg.gbnf_grammar,
+            narrowed_gbnf: None,
         })
     }
 
@@ -165,6 +171,10 @@ impl OpenAiGenerator {
             "max_tokens": self.max_tokens,
             "seed": 42,
         });
+        if let Some(g) = self.narrowed_gbnf.as_ref().filter(|_| self.gbnf) {
+            body["grammar"] = json!(g);
+            return body;
+        }
         let schema = self.narrowed.as_ref().unwrap_or(&self.schema);
         match self.mode {
             OutputMode::JsonSchema => {
@@ -411,14 +421,20 @@ impl Generator for OpenAiGenerator {
         &self.model
     }
 
-    /// Sends `schema` as the structured-output schema (without llguidance's options).
-    fn narrow(&mut self, schema: Option<Value>) {
+    /// Sends the narrowed schema as the structured-output schema (without llguidance's
+    /// options), or its GBNF grammar where the server takes one.
+    fn narrow(&mut self, narrowing: Option<Narrowing>) {
+        let (schema, gbnf) = match narrowing {
+            Some(n) => (Some(n.schema), Some(n.gbnf)),
+            None => (None, None),
+        };
         self.narrowed = schema.map(|mut s| {
             if let Some(o) = s.as_object_mut() {
                 o.remove("x-guidance");
             }
             s
         });
+        self.narrowed_gbnf = gbnf;
     }
 
     fn generate<'a>(
@@ -446,6 +462,7 @@ mod tests {
             max_retries: 1,
             max_completion_tokens: 64,
             temperature: 0.0,
+            gbnf_grammar: false,
         }
     }
 

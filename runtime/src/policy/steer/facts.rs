@@ -5,12 +5,18 @@
 use alpha3_core::protocol::tools::CaptureKind;
 use alpha3_sim::World;
 
+/// Within this horizontal distance of a reached waypoint a capture owed there can be taken
+/// without flying back (the world counts captures within 25 m).
+pub const NEAR_M: f64 = 20.0;
+
 /// Fitted sensors that navigate rather than image (no capture from them).
 const NAVIGATION: [&str; 5] = ["gnss", "imu", "magnetometer", "barometer", "radar"];
 
 /// The mission as it stands at one decision.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MissionFacts {
+    /// Every waypoint of the mission, in flying order.
+    pub waypoints: Vec<[f64; 3]>,
     /// Waypoints not yet reached, with their mission index, in flying order.
     pub remaining: Vec<(usize, [f64; 3])>,
     pub total_waypoints: usize,
@@ -73,6 +79,7 @@ impl MissionFacts {
         peers.sort();
         peers.dedup();
         Self {
+            waypoints: o.waypoints.clone(),
             remaining,
             total_waypoints: o.waypoints.len(),
             captures_owed,
@@ -84,6 +91,20 @@ impl MissionFacts {
             active,
             peers,
         }
+    }
+
+    /// Captures owed at reached waypoints within [`NEAR_M`] of `xy`: the ones to take here.
+    pub fn owed_here(&self, xy: [f64; 2]) -> Vec<(usize, CaptureKind)> {
+        self.captures_owed
+            .iter()
+            .filter(|(i, _)| !self.remaining.iter().any(|(r, _)| r == i))
+            .filter(|(i, _)| {
+                self.waypoints
+                    .get(*i)
+                    .is_some_and(|w| (xy[0] - w[0]).hypot(xy[1] - w[1]) <= NEAR_M)
+            })
+            .copied()
+            .collect()
     }
 
     /// The next waypoint to fly, with its mission index.

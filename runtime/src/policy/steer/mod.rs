@@ -7,9 +7,15 @@
 mod admissible;
 mod examples;
 mod facts;
+mod prompt;
 mod state_block;
+mod turn_grammar;
 
-pub use admissible::{MIN_ADMISSIBLE, admissible_actions, narrowed_schema};
+pub use admissible::{
+    Admissible, Follows, MAX_WAYPOINTS, MIN_ADMISSIBLE, admissible_actions, narrowed_schema,
+};
 pub use examples::STEERED_EXAMPLES;
 pub use facts::MissionFacts;
+pub use prompt::{steered_header, steered_messages};
 pub use state_block::state_block;
+pub use turn_grammar::{action_text, narrowing};

@@ -7,7 +7,13 @@ use super::facts::MissionFacts;
 use alpha3_core::link::HardThresholds;
 use alpha3_core::protocol::Situation;
 use alpha3_core::protocol::num;
+use alpha3_core::protocol::tools::CaptureKind;
 use std::fmt::Write as _;
+
+/// The next waypoints the block lists (the grammar offers as many as [`MAX_WAYPOINTS`]).
+///
+/// [`MAX_WAYPOINTS`]: super::MAX_WAYPOINTS
+const SHOWN_WAYPOINTS: usize = 3;
 
 /// The state block for `now`.
 pub fn state_block(facts: &MissionFacts, now: &Situation, hard: &HardThresholds) -> String {
@@ -30,26 +36,30 @@ pub fn state_block(facts: &MissionFacts, now: &Situation, hard: &HardThresholds)
         now.link.slice,
         if now.link.is_hard(hard) { "HARD" } else { "ok" },
     );
-    match facts.next() {
-        Some((i, w)) => {
-            let _ = write!(
-                m,
-                "next waypoint {i}: ({},{},{}); {} of {} left",
-                num(w[0], 1),
-                num(w[1], 1),
-                num(w[2], 1),
-                facts.remaining.len(),
-                facts.total_waypoints
-            );
-        }
-        None => m.push_str("all waypoints reached"),
+    // Captures owed where the vehicle is (a reached waypoint close by) come first.
+    let here = facts.owed_here([p.x, p.y]);
+    for (i, kind) in &here {
+        let _ = write!(m, "capture {} owed here (waypoint {i}); ", kind_name(kind));
     }
-    for (i, kind) in &facts.captures_owed {
-        let kind = serde_json::to_value(kind)
-            .ok()
-            .and_then(|k| k.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let _ = write!(m, "; capture {kind} at waypoint {i}");
+    if facts.remaining.is_empty() {
+        m.push_str("all waypoints reached");
+    } else {
+        let next: Vec<String> = facts
+            .remaining
+            .iter()
+            .take(SHOWN_WAYPOINTS)
+            .map(|(i, w)| format!("{i}: ({},{},{})", num(w[0], 1), num(w[1], 1), num(w[2], 1)))
+            .collect();
+        let _ = write!(
+            m,
+            "next waypoints {}; {} of {} left",
+            next.join(", "),
+            facts.remaining.len(),
+            facts.total_waypoints
+        );
+    }
+    for (i, kind) in facts.captures_owed.iter().filter(|c| !here.contains(c)) {
+        let _ = write!(m, "; capture {} at waypoint {i}", kind_name(kind));
     }
     if let Some(d) = facts.hold_owed_s {
         let _ = write!(m, "; hold {}s ordered", num(d, 0));
@@ -61,19 +71,26 @@ pub fn state_block(facts: &MissionFacts, now: &Situation, hard: &HardThresholds)
     m
 }
 
+fn kind_name(kind: &CaptureKind) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|k| k.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use alpha3_core::frames::Geo;
     use alpha3_core::link::{LinkSample, Slice};
     use alpha3_core::protocol::ToolObservation;
-    use alpha3_core::protocol::tools::CaptureKind;
     use alpha3_core::snapshot::VehicleSnapshot;
     use serde_json::json;
 
     #[test]
     fn the_block_names_the_next_waypoint_what_is_owed_and_the_refusals() {
         let facts = MissionFacts {
+            waypoints: vec![],
             remaining: vec![(2, [412.0, 307.0, 89.0])],
             total_waypoints: 4,
             captures_owed: vec![(3, CaptureKind::Image)],
@@ -105,7 +122,7 @@ mod tests {
         assert!(b.starts_with("phase=on_ground pos=(0,0,0)"), "{b}");
         assert!(b.contains("reserve=28%"), "{b}");
         assert!(
-            b.contains("next waypoint 2: (412,307,89); 1 of 4 left"),
+            b.contains("next waypoints 2: (412,307,89); 1 of 4 left"),
             "{b}"
         );
         assert!(

@@ -1,0 +1,278 @@
+//! The narrowed turn as a grammar: a snake_case intent, then one to [`MAX_ACTIONS`] admissible
+//! actions in an order [`Admissible`] allows, each written exactly as the canonical compact
+//! rendering (so the model's text re-renders byte-identically and the KV cache stays valid).
+//! The same grammar is written for llguidance (Lark, the local backend) and for llama.cpp's
+//! servers (GBNF, the remote backend), so both backends decode under one constraint.
+
+use super::admissible::{Admissible, short_numbers};
+use crate::policy::generator::Narrowing;
+use crate::policy::grammar::MAX_ACTIONS;
+use alpha3_core::protocol::Action;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+const OPEN: &str = "{\"intent\":\"";
+const MIDDLE: &str = "\",\"actions\":[";
+const CLOSE: &str = "]}";
+
+/// The narrowing of a decision to `set`: the grammar for both syntaxes and the looser JSON
+/// schema (any admissible action at any place) for servers that take only a schema.
+pub fn narrowing(set: &Admissible) -> Narrowing {
+    let rules = rules(set);
+    let mut distinct: Vec<Action> = Vec::new();
+    for a in &set.actions {
+        if !distinct.contains(a) {
+            distinct.push(a.clone());
+        }
+    }
+    Narrowing {
+        schema: super::narrowed_schema(&distinct),
+        lark: lark(set, &rules),
+        gbnf: gbnf(set, &rules),
+    }
+}
+
+/// The compact text of `a` as the grammar spells it (whole numbers without `.0`).
+pub fn action_text(a: &Action) -> String {
+    serde_json::to_value(a)
+        .map(|v| short_numbers(&v).to_string())
+        .unwrap_or_default()
+}
+
+/// One rule: action `item` as the `depth`-th of the turn, and what may come after it.
+struct Rule {
+    item: usize,
+    depth: u64,
+    next: Vec<usize>,
+    /// The turn may end after this action.
+    ends: bool,
+}
+
+/// The first actions, and every (action, depth) reachable from them.
+fn rules(set: &Admissible) -> (Vec<usize>, Vec<Rule>) {
+    // An action fits at `depth` when the ones it forces still fit in the turn.
+    let fits = |j: usize, depth: u64| depth + set.forced[j] as u64 <= MAX_ACTIONS;
+    let first: Vec<usize> = (0..set.len())
+        .filter(|&j| set.may_follow(None, j) && fits(j, 1))
+        .collect();
+    let mut todo: Vec<(usize, u64)> = first.iter().map(|&j| (j, 1)).collect();
+    let mut seen: BTreeSet<(usize, u64)> = todo.iter().copied().collect();
+    let mut out = Vec::new();
+    while let Some((item, depth)) = todo.pop() {
+        let next: Vec<usize> = if depth < MAX_ACTIONS {
+            (item + 1..set.len())
+                .filter(|&k| set.may_follow(Some(item), k) && fits(k, depth + 1))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for &k in &next {
+            if seen.insert((k, depth + 1)) {
+                todo.push((k, depth + 1));
+            }
+        }
+        out.push(Rule {
+            item,
+            depth,
+            next,
+            ends: set.forced[item] == 0,
+        });
+    }
+    out.sort_by_key(|r| (r.depth, r.item));
+    (first, out)
+}
+
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn lark(set: &Admissible, (first, rules): &(Vec<usize>, Vec<Rule>)) -> String {
+    let name = |j: usize, d: u64| format!("a{j}_{d}");
+    let alts = |items: &[usize], d: u64| {
+        items
+            .iter()
+            .map(|&j| name(j, d))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let mut g = format!(
+        "start: {} INTENT {} first {}\nINTENT: /[a-z][a-z0-9_]{{0,39}}/\nfirst: {}\n",
+        quoted(OPEN),
+        quoted(MIDDLE),
+        quoted(CLOSE),
+        alts(first, 1)
+    );
+    for r in rules {
+        let text = quoted(&action_text(&set.actions[r.item]));
+        let _ = match (r.next.is_empty(), r.ends) {
+            (true, _) => writeln!(g, "{}: {text}", name(r.item, r.depth)),
+            (false, ends) => writeln!(
+                g,
+                "{}: {text} (\",\" ({})){}",
+                name(r.item, r.depth),
+                alts(&r.next, r.depth + 1),
+                if ends { "?" } else { "" }
+            ),
+        };
+    }
+    g
+}
+
+fn gbnf(set: &Admissible, (first, rules): &(Vec<usize>, Vec<Rule>)) -> String {
+    let name = |j: usize, d: u64| format!("a{j}-{d}");
+    let alts = |items: &[usize], d: u64| {
+        items
+            .iter()
+            .map(|&j| name(j, d))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let mut g = format!(
+        "root ::= {} [a-z] [a-z0-9_]{{0,39}} {} first {}\nfirst ::= {}\n",
+        quoted(OPEN),
+        quoted(MIDDLE),
+        quoted(CLOSE),
+        alts(first, 1)
+    );
+    for r in rules {
+        let text = quoted(&action_text(&set.actions[r.item]));
+        let _ = match (r.next.is_empty(), r.ends) {
+            (true, _) => writeln!(g, "{} ::= {text}", name(r.item, r.depth)),
+            (false, ends) => writeln!(
+                g,
+                "{} ::= {text} (\",\" ({})){}",
+                name(r.item, r.depth),
+                alts(&r.next, r.depth + 1),
+                if ends { "?" } else { "" }
+            ),
+        };
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::actions;
+    use crate::policy::steer::{MissionFacts, admissible_actions};
+    use alpha3_core::frames::Geo;
+    use alpha3_core::link::{LinkSample, Slice};
+    use alpha3_core::protocol::tools::CaptureKind;
+    use alpha3_core::protocol::{AgentTurn, Situation, render_turn};
+    use alpha3_core::snapshot::{LandedState, VehicleSnapshot};
+    use llguidance::api::TopLevelGrammar;
+    use llguidance::toktrie::ApproximateTokEnv;
+    use llguidance::{Matcher, ParserFactory};
+
+    fn set() -> Admissible {
+        let facts = MissionFacts {
+            waypoints: vec![[10.0, 0.0, 30.0], [20.0, 0.0, 30.0], [30.5, 0.0, 30.0]],
+            remaining: vec![
+                (0, [10.0, 0.0, 30.0]),
+                (1, [20.0, 0.0, 30.0]),
+                (2, [30.5, 0.0, 30.0]),
+            ],
+            total_waypoints: 3,
+            captures_owed: vec![(1, CaptureKind::Image)],
+            hold_owed_s: None,
+            sites: vec![[0.0, 0.0]],
+            band_m: (15.0, 120.0),
+            reserve_pct: 20.0,
+            sensors: vec!["rgb".into()],
+            active: vec![],
+            peers: vec![],
+        };
+        let mut snapshot = VehicleSnapshot::on_ground_at_home(Geo::default(), 0);
+        snapshot.armed = true;
+        snapshot.position.z = 30.0;
+        snapshot.landed = LandedState::InAir;
+        let now = Situation {
+            snapshot,
+            link: LinkSample {
+                slice: Slice::Urllc,
+                lat_ms: 7.0,
+                jitter_ms: 1.0,
+                loss_pct: 0.1,
+                throughput_mbps: 50.0,
+                edge_load: 0.3,
+            },
+            observations: vec![],
+            operator: None,
+        };
+        admissible_actions(&facts, &now)
+    }
+
+    /// Whether the Lark grammar, compiled by llguidance over a byte tokenizer, accepts `text`.
+    fn lark_accepts(grammar: &str, text: &str) -> bool {
+        let env = ApproximateTokEnv::single_byte_env();
+        let mut factory = ParserFactory::new_simple(&env).unwrap();
+        factory.quiet();
+        let parser = factory
+            .create_parser(TopLevelGrammar::from_lark(grammar.to_owned()))
+            .unwrap();
+        let mut m = Matcher::new(Ok(parser));
+        assert!(m.get_error().is_none(), "{:?}", m.get_error());
+        let tokens: Vec<u32> = text.bytes().map(u32::from).collect();
+        m.consume_tokens(&tokens).is_ok() && m.is_accepting().unwrap_or(false)
+    }
+
+    /// The turn as the model writes it under the grammar, checked against the canonical
+    /// rendering of its parse (what the history re-renders, for the KV cache).
+    fn turn(actions: Vec<Action>) -> String {
+        let texts: Vec<String> = actions.iter().map(action_text).collect();
+        let text = format!("{{\"intent\":\"go_on\",\"actions\":[{}]}}", texts.join(","));
+        let parsed: AgentTurn = serde_json::from_str(&text).unwrap();
+        assert_eq!(render_turn(&parsed), text);
+        text
+    }
+
+    #[test]
+    fn the_grammar_spells_exactly_the_admitted_turns() {
+        let set = set();
+        let n = narrowing(&set);
+        let w = |x: f64| actions::set_waypoint([x, 0.0, 30.0], None);
+        let on = actions::activate_sensor("rgb");
+        let shoot = actions::capture("rgb", CaptureKind::Image);
+        let good = [
+            vec![w(10.0), actions::return_to_home()],
+            vec![actions::hold(None)],
+        ];
+        let bad = [
+            vec![w(10.0), w(10.0)],
+            vec![w(20.0)],
+            vec![w(10.0), w(20.0), shoot.clone()],
+            vec![w(10.0), w(20.0), w(30.5)],
+            vec![w(10.0), w(20.0)],
+            vec![w(10.0), w(20.0), on.clone()],
+            vec![w(10.0), w(20.0), on.clone(), shoot.clone(), w(30.5)],
+            vec![actions::hold(None), w(10.0)],
+            vec![actions::takeoff(30.0)],
+        ];
+        for t in good {
+            assert!(set.admits(&t), "{t:?}");
+            let text = turn(t);
+            assert!(lark_accepts(&n.lark, &text), "{text}");
+        }
+        for t in bad {
+            assert!(!set.admits(&t), "{t:?}");
+            let text = turn(t);
+            assert!(!lark_accepts(&n.lark, &text), "{text}");
+        }
+        assert!(!lark_accepts(&n.lark, "{\"intent\":\"Go\",\"actions\":[]}"));
+        assert!(n.gbnf.starts_with("root ::= "), "{}", n.gbnf);
+        assert_eq!(
+            n.gbnf.lines().count(),
+            n.lark.lines().count() - 1,
+            "one rule per rule (Lark has the INTENT token on its own line)"
+        );
+    }
+
+    #[test]
+    fn whole_numbers_are_written_without_a_fraction() {
+        let a = actions::set_waypoint([10.0, 0.0, 30.5], None);
+        assert_eq!(
+            action_text(&a),
+            "{\"type\":\"mcp\",\"name\":\"set_waypoint\",\"args\":{\"waypoint\":{\"x\":10,\"y\":0,\"z\":30.5}}}"
+        );
+    }
+}
