@@ -93,7 +93,7 @@ impl MissionFacts {
         }
     }
 
-    /// Captures owed at reached waypoints within [`NEAR_M`] of `xy`: the ones to take here.
+    /// Captures owed at reached waypoints within `NEAR_M` (20 m) of `xy`: the ones to take here.
     pub fn owed_here(&self, xy: [f64; 2]) -> Vec<(usize, CaptureKind)> {
         self.captures_owed
             .iter()
