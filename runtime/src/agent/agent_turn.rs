@@ -75,6 +75,14 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                         intent: "watchdog_in_charge".into(),
                         actions: Vec::new(),
                     }
+                } else if policy.finished().is_some() {
+                    // The policy has ended (an MCP client left): the episode ends after this
+                    // turn and the failsafe hand-over takes the vehicle. A fallback hold would
+                    // cancel a landing the vehicle is flying.
+                    AgentTurn {
+                        intent: "policy_ended".into(),
+                        actions: Vec::new(),
+                    }
                 } else {
                     decision.turn_or_fallback()
                 }
@@ -130,17 +138,21 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         }
         out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
         policy.observe(&observations, &self.side.snapshot());
-        // Let the last command play out (the vehicle's own clock), under the watchdog.
+        // Let the last command play out (the vehicle's own clock), under the watchdog; a
+        // policy that has ended leaves that to the hand-over, at once.
+        let ended = policy.finished().is_some();
         let play_out = if watchdog_rules {
             Until::Released
         } else {
             Until::Settled
         };
-        self.run_until(turn_end, play_out).await?;
-        // A turn spans at least the decision period, even one that moved nothing (no action,
-        // all refused or held back): the world does not wait on the agent.
-        let period_end = started + settings.watchdog.decision_period_ms;
-        self.run_until(period_end, Until::Time).await?;
+        if !ended {
+            self.run_until(turn_end, play_out).await?;
+            // A turn spans at least the decision period, even one that moved nothing (no
+            // action, all refused or held back): the world does not wait on the agent.
+            let period_end = started + settings.watchdog.decision_period_ms;
+            self.run_until(period_end, Until::Time).await?;
+        }
         self.recorder.flush()?;
         Ok(TurnDone {
             agent_turn,

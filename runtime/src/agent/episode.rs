@@ -154,7 +154,9 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
             out.success = flight.side.world().mission_report().task_outcome() >= 1.0;
             out.reason = reason;
             if !out.success {
-                flight.hand_over(settings.watchdog.handover_max_ms).await?;
+                flight
+                    .hand_over(settings.watchdog.handover_max_ms, &settings.handover_cut)
+                    .await?;
             }
             return Ok(());
         }

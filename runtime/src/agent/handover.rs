@@ -14,6 +14,7 @@
 use super::flight::Flight;
 use super::stop::Stop;
 use super::surroundings::Surroundings;
+use crate::episode_setup::HandoverCut;
 use alpha3_core::config::FailsafeStep;
 use alpha3_core::failsafe::{WatchdogAction, return_status};
 use alpha3_core::snapshot::FlightMode;
@@ -22,7 +23,7 @@ use alpha3_core::vehicle::VehicleLink;
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
     /// Hands a vehicle still in the air at the end of an unsuccessful episode to the failsafe
     /// and runs episode time until it is down or `max_ms` has passed (0: not at all).
-    pub(super) async fn hand_over(&mut self, max_ms: u64) -> Result<(), Stop> {
+    pub(super) async fn hand_over(&mut self, max_ms: u64, cut: &HandoverCut) -> Result<(), Stop> {
         let snapshot = self.side.snapshot();
         if max_ms == 0 || !snapshot.is_airborne() {
             return Ok(());
@@ -43,6 +44,12 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         }
         let until = now.saturating_add(max_ms);
         while self.side.now_ms() < until && self.side.snapshot().is_airborne() {
+            if cut.is_cut() {
+                tracing::warn!(
+                    "stopping: the vehicle is left to its failsafe command, still in the air"
+                );
+                return Ok(());
+            }
             let next = (self.side.now_ms() + self.interval_ms).min(until);
             self.side.advance_to(next).await?;
             self.tick().await?;

@@ -15,23 +15,22 @@
 //! line is cut), notes the restart, holds the vehicle and flies on in the same record; a record
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
-use crate::agent::onboard::{Connection, anchor_mission, foreign_note, mission, wait_ready_to_fly};
+use super::vehicle_connect::{
+    Connected, Stop, VehicleRequest, check_address, connect_vehicle, free_tlog_path,
+};
+use crate::agent::onboard::{foreign_note, mission};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::exit;
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
-use crate::real_vehicle::{after_connect, before_connect};
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
 use crate::recorder::{Recorder, is_complete};
-use crate::unsigned_link::exposure;
 use alpha3_core::command::Command;
 use alpha3_core::config::Config;
 use alpha3_core::gate::evaluate_failsafe;
 use alpha3_core::record::Event;
 use alpha3_core::vehicle::VehicleLink;
-use alpha3_hil::simulator::SimulatorPolicy;
 use anyhow::Context;
 use clap::Args;
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -85,12 +84,12 @@ pub fn run(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     super::on_current_thread(run_async(args))
 }
 
-fn refuse(what: &str) -> anyhow::Result<ExitCode> {
-    eprintln!("alpha3 fly: refusing to fly: {what}");
-    eprintln!(
-        "alpha3 fly: this flight controller is not provably simulated; pass --allow-real-vehicle to fly a real aircraft"
-    );
-    Ok(exit::code(exit::INVALID))
+/// Prints why `fly` stops before flying and returns its exit code.
+fn stopped(stop: &Stop) -> ExitCode {
+    for line in &stop.lines {
+        eprintln!("alpha3 fly: {line}");
+    }
+    exit::code(stop.code)
 }
 
 async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
@@ -108,34 +107,18 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         eprintln!("alpha3 fly: {}: no [link] section", args.config.display());
         return Ok(exit::code(exit::INVALID));
     };
-    let address = match alpha3_core::config::Address::parse(&connect) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("alpha3 fly: {e}");
-            return Ok(exit::code(exit::INVALID));
-        }
+    let mut request = VehicleRequest {
+        config: &config,
+        connect: &connect,
+        allow_real_vehicle: args.allow_real_vehicle,
+        allow_unsigned: args.allow_unsigned,
+        ready_timeout_s: args.ready_timeout_s,
+        tlog: None,
     };
-    // The real-vehicle gate, first on the address alone: nothing is opened if it fails.
-    if let Some(v) = before_connect(&address) {
-        if !args.allow_real_vehicle {
-            return refuse(v.reason());
-        }
-        tracing::warn!(
-            "flying a flight controller that is not provably simulated: {}",
-            v.reason()
-        );
-    }
-    if let Some(link) = &config.link
-        && let Some(why) = exposure(&address, link)
-    {
-        if !args.allow_unsigned {
-            eprintln!("alpha3 fly: refusing to fly: {why}");
-            eprintln!(
-                "alpha3 fly: sign the link ([link] signing_key_env, require_signing = true) or pass --allow-unsigned"
-            );
-            return Ok(exit::code(exit::INVALID));
-        }
-        tracing::warn!("flying over an exposed, unsigned link: {why}");
+    // The real-vehicle gate and the unsigned-link check, on the address alone: nothing is
+    // opened if they fail.
+    if let Err(stop) = check_address(&request) {
+        return Ok(stopped(&stop));
     }
     let scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
         Ok(s) => s,
@@ -159,13 +142,6 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         return Ok(exit::code(exit::INVALID));
     }
     let base_dir = args.config.parent().unwrap_or(Path::new("."));
-    let mut conn = match Connection::from_config(&config, Some(&connect)) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("alpha3 fly: {}: {e}", args.config.display());
-            return Ok(exit::code(exit::INVALID));
-        }
-    };
     let super::record_place::RecordPlace {
         out,
         episode_id,
@@ -185,60 +161,18 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(exit::code(exit::INVALID));
     }
-    conn.ready_timeout_ms = args.ready_timeout_s * 1000;
-    conn.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
-    // Asked at connect and on every reconnect; unless allowed, the link itself refuses every
-    // command while the autopilot is not proven a simulator.
-    conn.simulator = if args.allow_real_vehicle {
-        SimulatorPolicy::Check
-    } else {
-        SimulatorPolicy::Require
+    request.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
+    let vehicle = match connect_vehicle(&request, &scenario, "alpha3 fly").await? {
+        Ok(v) => v,
+        Err(stop) => return Ok(stopped(&stop)),
     };
-
-    let link = conn
-        .connect()
-        .await
-        .context("connecting to the flight controller")?;
-    let verdict = after_connect(&conn.address, &link.status());
-    if !verdict.is_simulated() {
-        if !args.allow_real_vehicle {
-            link.close().await;
-            return refuse(verdict.reason());
-        }
-        tracing::warn!(
-            "flying a flight controller that is not provably simulated: {}",
-            verdict.reason()
-        );
-    }
-    eprintln!("alpha3 fly: {}", verdict.reason());
-    if let Err(e) = wait_ready_to_fly(&link, Duration::from_secs(args.ready_timeout_s)).await {
-        link.close().await;
-        eprintln!("alpha3 fly: {e}");
-        return Ok(exit::code(exit::FAILURE));
-    }
-    let writes = match param_writes(&config, &link).await {
-        Ok(w) => w,
-        Err(e) => {
-            link.close().await;
-            eprintln!("alpha3 fly: {e}");
-            return Ok(exit::code(exit::INVALID));
-        }
-    };
-
-    let anchor = match anchor_mission(&link, &scenario).await {
-        Ok(a) => a,
-        Err(e) => {
-            link.close().await;
-            eprintln!("alpha3 fly: {e}");
-            return Ok(exit::code(exit::FAILURE));
-        }
-    };
-    // The mission starts where the vehicle is: from the ground when it stands there (the
-    // agent takes off), at the scenario's spawn when it is already flying.
-    let mut flown = scenario.clone();
-    if anchor.on_ground {
-        flown.spawn.xyz[2] = 0.0;
-    }
+    let note = vehicle.note(&request);
+    let Connected {
+        link,
+        flown,
+        anchor,
+        ..
+    } = vehicle;
     let m = mission(&config, &flown, args.seed, base_dir, None, anchor.origin)?;
     let crate::agent::onboard::Mission {
         world,
@@ -277,21 +211,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     if let Event::Header { config, .. } = &mut header
         && let Some(map) = config.as_object_mut()
     {
-        map.insert(
-            "vehicle_link".into(),
-            json!({
-                "connect": conn.address.to_string(),
-                "peer": link.status().peer.map(|p| p.to_string()),
-                "simulated": verdict.is_simulated(),
-                "real_vehicle_gate": verdict.reason(),
-                "allow_real_vehicle": args.allow_real_vehicle,
-                "allow_unsigned": args.allow_unsigned,
-                "tlog": conn.tlog.as_ref().map(|p| p.display().to_string()),
-                "param_writes": writes,
-                "anchor": anchor,
-                "clock_rate": link.vehicle_clock().map(|c| c.rate),
-            }),
-        );
+        map.insert("vehicle_link".into(), note);
     }
     let channel = OperatorChannel::open(!args.no_stdin, socket.as_ref())
         .await
@@ -340,7 +260,9 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         eprintln!("alpha3 fly: {note}");
     }
     if let Some(why) = refused {
-        return refuse(&format!("after the autopilot came back: {why}"));
+        return Ok(stopped(&Stop::not_simulated(&format!(
+            "after the autopilot came back: {why}"
+        ))));
     }
     Ok(exit::code(exit::OK))
 }
@@ -368,53 +290,4 @@ where
     )?;
     recorder.flush()?;
     Ok(())
-}
-
-/// Writes the config's `[link] param_writes` (alpha3-hil refuses protected names the config
-/// did not list) and returns what the autopilot confirmed, for the record.
-async fn param_writes(
-    config: &Config,
-    link: &alpha3_hil::HilLink,
-) -> Result<serde_json::Value, alpha3_hil::HilError> {
-    let Some(writes) = config.link.as_ref().map(|l| &l.param_writes) else {
-        return Ok(json!({}));
-    };
-    if writes.is_empty() {
-        return Ok(json!({}));
-    }
-    let list: Vec<(String, f64)> = writes.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    let done = link.write_params(list).await?;
-    let mut out = serde_json::Map::new();
-    for (name, value) in done {
-        tracing::warn!(param = %name, %value, "autopilot parameter written (named in the config)");
-        out.insert(name, json!(value.as_f64()));
-    }
-    Ok(serde_json::Value::Object(out))
-}
-
-/// `DIR/<id>.tlog`, or `<id>-2.tlog`, `-3`, … when an earlier run's log is there.
-fn free_tlog_path(dir: &Path, id: &str) -> PathBuf {
-    let first = dir.join(format!("{id}.tlog"));
-    if !first.exists() {
-        return first;
-    }
-    (2u32..)
-        .map(|n| dir.join(format!("{id}-{n}.tlog")))
-        .find(|p| !p.exists())
-        .unwrap_or(first)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_run_gets_its_own_telemetry_log() {
-        let dir = tempfile::tempdir().unwrap();
-        let a = free_tlog_path(dir.path(), "ep");
-        assert_eq!(a, dir.path().join("ep.tlog"));
-        std::fs::write(&a, b"").unwrap();
-        let b = free_tlog_path(dir.path(), "ep");
-        assert_eq!(b, dir.path().join("ep-2.tlog"));
-    }
 }

@@ -3,36 +3,32 @@
 //!
 //! With `--scenario` alone the vehicle is the built-in world; with `--connect` it is a flight
 //! controller over MAVLink (`sim-vehicle`, PX4 or ArduPilot SITL, or, with
-//! `--allow-real-vehicle`, a real autopilot), connected, checked and anchored as `fly` does,
-//! the scenario giving the airspace and the mission. The record is
-//! `OUT/records/<episode-id>.jsonl`; `alpha3 score` scores it.
+//! `--allow-real-vehicle`, a real autopilot), connected, checked, parameterised and anchored
+//! as `fly` does (`commands/vehicle_connect.rs`), the scenario giving the airspace and the
+//! mission. The record is `OUT/records/<episode-id>.jsonl`, the link's telemetry log
+//! `OUT/tlogs/<episode-id>.tlog`; `alpha3 score` scores the record.
 
-use crate::agent::onboard::{Connection, anchor_mission, wait_ready_to_fly};
+use super::vehicle_connect::{Connected, Stop, VehicleRequest, connect_vehicle, free_tlog_path};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources};
 use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
 use crate::exit;
 use crate::mcp::listen;
 use crate::mcp::session::{Episode, Transport, run as run_session};
 use crate::mcp::view::{SessionView, Status};
-use crate::real_vehicle::{after_connect, before_connect};
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
 use crate::recorder::Recorder;
-use crate::unsigned_link::exposure;
 use alpha3_core::config::Config;
 use alpha3_core::frames::Geo;
 use alpha3_core::gate::GateContext;
 use alpha3_core::record::Event;
 use alpha3_core::scenario::Scenario;
 use alpha3_core::vehicle::VehicleLink;
-use alpha3_hil::simulator::SimulatorPolicy;
 use alpha3_sim::{World, WorldOptions};
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// How MCP clients reach the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,6 +96,14 @@ pub struct McpArgs {
 
 pub fn run(args: &McpArgs) -> anyhow::Result<ExitCode> {
     super::on_current_thread(run_async(args))
+}
+
+/// Prints why `mcp` stops before flying and returns its exit code.
+fn stopped(stop: &Stop) -> ExitCode {
+    for line in &stop.lines {
+        eprintln!("alpha3 mcp: {line}");
+    }
+    exit::code(stop.code)
 }
 
 fn invalid(what: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
@@ -300,71 +304,29 @@ fn finish(outcome: Option<crate::agent::EpisodeOutcome>, p: &Prepared) -> ExitCo
 }
 
 async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<ExitCode> {
-    let address = match alpha3_core::config::Address::parse(connect) {
-        Ok(a) => a,
-        Err(e) => return invalid(e),
+    let request = VehicleRequest {
+        config: &p.config,
+        connect,
+        allow_real_vehicle: args.allow_real_vehicle,
+        allow_unsigned: args.allow_unsigned,
+        ready_timeout_s: args.ready_timeout_s,
+        tlog: p
+            .record
+            .parent()
+            .and_then(Path::parent)
+            .map(|out| free_tlog_path(&out.join("tlogs"), &p.episode_id)),
     };
-    if let Some(v) = before_connect(&address) {
-        if !args.allow_real_vehicle {
-            return invalid(format!(
-                "refusing to fly: {}; pass --allow-real-vehicle to fly a real aircraft",
-                v.reason()
-            ));
-        }
-        tracing::warn!(
-            "flying a flight controller that is not provably simulated: {}",
-            v.reason()
-        );
-    }
-    if let Some(link) = &p.config.link
-        && let Some(why) = exposure(&address, link)
-        && !args.allow_unsigned
-    {
-        return invalid(format!(
-            "refusing to fly: {why}; sign the link or pass --allow-unsigned"
-        ));
-    }
-    let mut conn = match Connection::from_config(&p.config, Some(connect)) {
-        Ok(c) => c,
-        Err(e) => return invalid(format!("{}: {e}", args.config.display())),
+    let vehicle = match connect_vehicle(&request, &p.scenario, "alpha3 mcp").await? {
+        Ok(v) => v,
+        Err(stop) => return Ok(stopped(&stop)),
     };
-    conn.ready_timeout_ms = args.ready_timeout_s * 1000;
-    conn.simulator = if args.allow_real_vehicle {
-        SimulatorPolicy::Check
-    } else {
-        SimulatorPolicy::Require
-    };
-    let link = conn
-        .connect()
-        .await
-        .context("connecting to the flight controller")?;
-    let verdict = after_connect(&conn.address, &link.status());
-    if !verdict.is_simulated() && !args.allow_real_vehicle {
-        link.close().await;
-        return invalid(format!(
-            "refusing to fly: {}; pass --allow-real-vehicle to fly a real aircraft",
-            verdict.reason()
-        ));
-    }
-    eprintln!("alpha3 mcp: {}", verdict.reason());
-    if let Err(e) = wait_ready_to_fly(&link, Duration::from_secs(args.ready_timeout_s)).await {
-        link.close().await;
-        eprintln!("alpha3 mcp: {e}");
-        return Ok(exit::code(exit::FAILURE));
-    }
-    let anchor = match anchor_mission(&link, &p.scenario).await {
-        Ok(a) => a,
-        Err(e) => {
-            link.close().await;
-            eprintln!("alpha3 mcp: {e}");
-            return Ok(exit::code(exit::FAILURE));
-        }
-    };
-    // The mission starts where the vehicle is: from the ground when it stands there.
-    let mut flown = p.scenario.clone();
-    if anchor.on_ground {
-        flown.spawn.xyz[2] = 0.0;
-    }
+    let note = vehicle.note(&request);
+    let Connected {
+        link,
+        flown,
+        anchor,
+        ..
+    } = vehicle;
     let mut gate = match gate_for(&p) {
         Ok(g) => g,
         Err(e) => {
@@ -373,14 +335,6 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
         }
     };
     let world = twin(&flown, args.seed, anchor.origin);
-    let note = json!({
-        "connect": conn.address.to_string(),
-        "peer": link.status().peer.map(|a| a.to_string()),
-        "simulated": verdict.is_simulated(),
-        "real_vehicle_gate": verdict.reason(),
-        "allow_real_vehicle": args.allow_real_vehicle,
-        "anchor": anchor,
-    });
     let header = with_mcp_note(
         header_for(&p, &gate, &link.snapshot(), &flown),
         args,
@@ -406,9 +360,9 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
     link.close().await;
     let outcome = outcome?;
     if let Some(why) = refused {
-        return invalid(format!(
-            "refusing to fly after the autopilot came back: {why}"
-        ));
+        return Ok(stopped(&Stop::not_simulated(&format!(
+            "after the autopilot came back: {why}"
+        ))));
     }
     Ok(finish(outcome, &p))
 }

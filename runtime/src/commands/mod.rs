@@ -9,6 +9,7 @@ pub mod review;
 pub mod sim_vehicle;
 pub mod sitl;
 pub mod validate;
+mod vehicle_connect;
 
 use anyhow::Context;
 use std::future::Future;

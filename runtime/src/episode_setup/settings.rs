@@ -1,5 +1,6 @@
 //! What bounds one episode: its budgets, pacing, safety limits and watchdog.
 
+use super::HandoverCut;
 use alpha3_core::config::{BenchSuite, Config, FailsafeStep, Limits, WatchdogConfig};
 
 /// Budgets and pacing of one closed-loop episode (ALPHA3.md §1).
@@ -19,6 +20,8 @@ pub struct EpisodeSettings {
     pub deadline_ms: u64,
     pub limits: Limits,
     pub watchdog: WatchdogConfig,
+    /// Set from outside to stop waiting for the failsafe's landing (the process is stopping).
+    pub handover_cut: HandoverCut,
 }
 
 impl EpisodeSettings {
@@ -41,6 +44,7 @@ impl EpisodeSettings {
             watchdog: config.watchdog.clone().unwrap_or(defaults.watchdog),
             turn_budget_ms: defaults.turn_budget_ms,
             link_lost_terminate_ms: defaults.link_lost_terminate_ms,
+            handover_cut: HandoverCut::default(),
         }
     }
 }
@@ -75,6 +79,7 @@ impl Default for EpisodeSettings {
                 decision_period_ms: 5_000,
                 handover_max_ms: 600_000,
             },
+            handover_cut: HandoverCut::default(),
         }
     }
 }

@@ -13,7 +13,7 @@ use super::server::McpServer;
 use super::tools;
 use super::view::SessionView;
 use crate::agent::{EpisodeOutcome, Surroundings, run_episode_on};
-use crate::episode_setup::EpisodeSettings;
+use crate::episode_setup::{EpisodeSettings, HandoverCut};
 use crate::recorder::Recorder;
 use alpha3_core::gate::GateContext;
 use alpha3_core::protocol::catalogue;
@@ -105,7 +105,10 @@ pub async fn run<V: VehicleLink + Surroundings>(
             Some(running)
         }
     };
-    tokio::spawn(stop_on_signal(attendance.clone()));
+    tokio::spawn(stop_on_signal(
+        attendance.clone(),
+        episode.settings.handover_cut.clone(),
+    ));
     let mut presence = attendance.watch();
     let _ = presence.wait_for(|p| *p != Presence::Waiting).await;
     if attendance.now() == Presence::Left {
@@ -145,18 +148,29 @@ pub async fn run<V: VehicleLink + Surroundings>(
 }
 
 /// SIGINT or SIGTERM: every client is taken to have left, so the episode ends and the failsafe
-/// brings the vehicle down before the process exits.
-async fn stop_on_signal(attendance: Attendance) {
+/// brings the vehicle down before the process exits. A signal once the clients have left (an
+/// MCP SDK sends SIGTERM two seconds after its client leaves, SIGKILL two seconds later) cuts
+/// the wait for the landing short: the vehicle keeps its failsafe command, and the record gets
+/// its last line before the kill.
+async fn stop_on_signal(attendance: Attendance, cut: HandoverCut) {
     let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
     let Ok(mut term) = term else {
         let _ = tokio::signal::ctrl_c().await;
         attendance.all_leave();
+        cut.cut();
         return;
     };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
+    loop {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        if attendance.now() == Presence::Left {
+            eprintln!("alpha3 mcp: stopping now: the vehicle is left to its failsafe command");
+            cut.cut();
+            return;
+        }
+        eprintln!("alpha3 mcp: stopping: the episode ends and the failsafe lands the vehicle");
+        attendance.all_leave();
     }
-    eprintln!("alpha3 mcp: stopping: the episode ends and the failsafe lands the vehicle");
-    attendance.all_leave();
 }
