@@ -308,23 +308,7 @@ fn the_same_client_flies_sim_vehicle_over_mavlink() {
         .spawn()
         .unwrap();
     let cfg = config(dir.path(), Some(port));
-    let args: Vec<String> = vec![
-        "mcp".into(),
-        "--config".into(),
-        cfg.display().to_string(),
-        "--scenario".into(),
-        scen.display().to_string(),
-        "--connect".into(),
-        format!("udpin:127.0.0.1:{port}"),
-        "--out".into(),
-        dir.path().join("out").display().to_string(),
-        "--episode-id".into(),
-        "ep".into(),
-        "--deadline-ms".into(),
-        "20000".into(),
-        "--ready-timeout-s".into(),
-        "60".into(),
-    ];
+    let args = connect_args(dir.path(), &cfg, &scen, port, 20000, 60);
     let summary = client(&py, "fly", None, &args);
     let record = dir.path().join("out/records/ep.jsonl");
     wait_complete(&record, Duration::from_secs(120));

@@ -47,23 +47,7 @@ fn the_official_client_flies_real_px4_through_alpha3_mcp() {
     );
     std::fs::write(&cfg, text).unwrap();
     let scen = scenario(dir.path());
-    let args: Vec<String> = vec![
-        "mcp".into(),
-        "--config".into(),
-        cfg.display().to_string(),
-        "--scenario".into(),
-        scen.display().to_string(),
-        "--connect".into(),
-        format!("udpin:127.0.0.1:{port}"),
-        "--out".into(),
-        dir.path().join("out").display().to_string(),
-        "--episode-id".into(),
-        "ep".into(),
-        "--deadline-ms".into(),
-        "30000".into(),
-        "--ready-timeout-s".into(),
-        "120".into(),
-    ];
+    let args = connect_args(dir.path(), &cfg, &scen, port, 30000, 120);
     let summary = client(&py, "fly", None, &args);
     let record = dir.path().join("out/records/ep.jsonl");
     wait_complete(&record, Duration::from_secs(180));

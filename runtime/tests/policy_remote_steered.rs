@@ -6,10 +6,12 @@
 //! Needs the model and llama-cpp-python (`scripts/setup.sh`); skips without them outside CI.
 #![allow(clippy::unwrap_used)]
 
+mod bench_support;
+
 use alpha3_core::protocol::AgentTurn;
-use alpha3_test_support::{LlamaServer, root, test_model};
+use alpha3_test_support::{LlamaServer, test_model};
+use bench_support::{one_scenario_suite, record_names, run_suite};
 use serde_json::Value;
-use std::process::Command;
 
 #[test]
 fn a_llama_cpp_server_decodes_the_narrowed_turn_grammar() {
@@ -45,47 +47,10 @@ state_block = true
         ),
     )
     .unwrap();
-    let root = root().canonicalize().unwrap();
-    let suite = dir.path().join("suite.toml");
-    std::fs::write(
-        &suite,
-        format!(
-            r#"[bench]
-name = "remote-steered"
-scenarios = ["{root}/configs/scenarios"]
-max_scenarios = 1
-seeds = [1]
-policies = ["{policy}"]
-concurrency = 1
-min_turns = 4
-max_turns = 6
-max_tokens = 100000
-max_tool_actions = 25
-base_config = "{root}/configs/alpha3.toml"
-"#,
-            root = root.display(),
-            policy = policy.display()
-        ),
-    )
-    .unwrap();
+    let suite = one_scenario_suite(dir.path(), "remote-steered", &[policy], (4, 6), 100_000);
     let out = dir.path().join("out");
-    let run = Command::new(env!("CARGO_BIN_EXE_alpha3"))
-        .args(["bench", "--quiet", "--suite"])
-        .arg(&suite)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let record = std::fs::read_dir(out.join("records"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .expect("a record");
+    run_suite(&suite, &out, &[]);
+    let record = out.join("records").join(&record_names(&out)[0]);
     let events: Vec<Value> = std::fs::read_to_string(&record)
         .unwrap()
         .lines()

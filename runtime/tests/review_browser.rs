@@ -7,6 +7,7 @@
 //! screenshot is saved under `target/tmp/review_browser/`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod bench_support;
 mod sitl_support;
 
 use alpha3_core::record::{Event, parse_record};
@@ -209,23 +210,7 @@ fn check_page(chromium: &Path, page: &Path, record: &Path, shot: &str) -> String
 /// A suite of the first suite scenario (sc-0000) with `policies` (paths), one seed, for
 /// `alpha3 bench`.
 fn one_scenario_suite(dir: &Path, policies: &[PathBuf]) -> PathBuf {
-    let configs = root().join("configs");
-    let suite = dir.join("suite.toml");
-    let policies: Vec<String> = policies
-        .iter()
-        .map(|p| format!("{:?}", p.display().to_string()))
-        .collect();
-    std::fs::write(
-        &suite,
-        format!(
-            "[bench]\nname = \"review\"\nscenarios = [\"{s}\"]\nmax_scenarios = 1\nseeds = [1]\npolicies = [{p}]\nconcurrency = 1\nmin_turns = 8\nmax_turns = 12\nmax_tokens = 10000\nmax_tool_actions = 25\nbase_config = \"{c}\"\n",
-            s = configs.join("scenarios").display(),
-            p = policies.join(", "),
-            c = configs.join("alpha3.toml").display(),
-        ),
-    )
-    .unwrap();
-    suite
+    bench_support::one_scenario_suite(dir, "review", policies, (8, 12), 10000)
 }
 
 fn bench(suite: &Path, out: &Path) {

@@ -32,26 +32,7 @@ fn write_llm_suite(dir: &std::path::Path, model: &std::path::Path) -> std::path:
         )
         .replace("model_path_env = \"ALPHA3_MODEL\"\n", "");
     std::fs::write(dir.join("llama.toml"), policy).unwrap();
-    let text = format!(
-        r#"[bench]
-name = "small-test"
-scenarios = ["{root}/configs/scenarios"]
-max_scenarios = 1
-seeds = [1]
-policies = ["{dir}/llama.toml"]
-concurrency = 1
-min_turns = 4
-max_turns = 6
-max_tokens = 10000
-max_tool_actions = 25
-base_config = "{root}/configs/alpha3.toml"
-"#,
-        root = root.display(),
-        dir = dir.display(),
-    );
-    let path = dir.join("suite.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    one_scenario_suite(dir, "small-test", &[dir.join("llama.toml")], (4, 6), 10000)
 }
 
 #[test]

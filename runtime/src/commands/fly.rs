@@ -84,14 +84,6 @@ pub fn run(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     super::on_current_thread(run_async(args))
 }
 
-/// Prints why `fly` stops before flying and returns its exit code.
-fn stopped(stop: &Stop) -> ExitCode {
-    for line in &stop.lines {
-        eprintln!("alpha3 fly: {line}");
-    }
-    exit::code(stop.code)
-}
-
 async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.config)
         .with_context(|| format!("reading {}", args.config.display()))?;
@@ -118,7 +110,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     // The real-vehicle gate and the unsigned-link check, on the address alone: nothing is
     // opened if they fail.
     if let Err(stop) = check_address(&request) {
-        return Ok(stopped(&stop));
+        return Ok(stop.report("alpha3 fly"));
     }
     let scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
         Ok(s) => s,
@@ -164,7 +156,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     request.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
     let vehicle = match connect_vehicle(&request, &scenario, "alpha3 fly").await? {
         Ok(v) => v,
-        Err(stop) => return Ok(stopped(&stop)),
+        Err(stop) => return Ok(stop.report("alpha3 fly")),
     };
     let note = vehicle.note(&request);
     let Connected {
@@ -260,9 +252,8 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         eprintln!("alpha3 fly: {note}");
     }
     if let Some(why) = refused {
-        return Ok(stopped(&Stop::not_simulated(&format!(
-            "after the autopilot came back: {why}"
-        ))));
+        let stop = Stop::not_simulated(&format!("after the autopilot came back: {why}"));
+        return Ok(stop.report("alpha3 fly"));
     }
     Ok(exit::code(exit::OK))
 }

@@ -98,14 +98,6 @@ pub fn run(args: &McpArgs) -> anyhow::Result<ExitCode> {
     super::on_current_thread(run_async(args))
 }
 
-/// Prints why `mcp` stops before flying and returns its exit code.
-fn stopped(stop: &Stop) -> ExitCode {
-    for line in &stop.lines {
-        eprintln!("alpha3 mcp: {line}");
-    }
-    exit::code(stop.code)
-}
-
 fn invalid(what: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
     eprintln!("alpha3 mcp: {what}");
     Ok(exit::code(exit::INVALID))
@@ -318,7 +310,7 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
     };
     let vehicle = match connect_vehicle(&request, &p.scenario, "alpha3 mcp").await? {
         Ok(v) => v,
-        Err(stop) => return Ok(stopped(&stop)),
+        Err(stop) => return Ok(stop.report("alpha3 mcp")),
     };
     let note = vehicle.note(&request);
     let Connected {
@@ -360,9 +352,8 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
     link.close().await;
     let outcome = outcome?;
     if let Some(why) = refused {
-        return Ok(stopped(&Stop::not_simulated(&format!(
-            "after the autopilot came back: {why}"
-        ))));
+        let stop = Stop::not_simulated(&format!("after the autopilot came back: {why}"));
+        return Ok(stop.report("alpha3 mcp"));
     }
     Ok(finish(outcome, &p))
 }

@@ -40,6 +40,14 @@ pub struct Stop {
 }
 
 impl Stop {
+    /// Prints the lines after `command` (`alpha3 fly`) and gives the exit code.
+    pub fn report(&self, command: &str) -> std::process::ExitCode {
+        for line in &self.lines {
+            eprintln!("{command}: {line}");
+        }
+        exit::code(self.code)
+    }
+
     fn invalid(line: impl Into<String>) -> Self {
         Self {
             code: exit::INVALID,

@@ -35,6 +35,44 @@ base_config = "{root}/configs/alpha3.toml"
     path
 }
 
+/// Writes a suite named `name` of the first suite scenario (sc-0000), seed 1, one worker, with
+/// `policies` (paths), `turns` (min, max) and `max_tokens`, into `dir/suite.toml`.
+pub fn one_scenario_suite(
+    dir: &Path,
+    name: &str,
+    policies: &[PathBuf],
+    turns: (u32, u32),
+    max_tokens: u64,
+) -> PathBuf {
+    let root = root().canonicalize().unwrap();
+    let policies: Vec<String> = policies
+        .iter()
+        .map(|p| format!("{:?}", p.display().to_string()))
+        .collect();
+    let text = format!(
+        r#"[bench]
+name = "{name}"
+scenarios = ["{root}/configs/scenarios"]
+max_scenarios = 1
+seeds = [1]
+policies = [{policies}]
+concurrency = 1
+min_turns = {min}
+max_turns = {max}
+max_tokens = {max_tokens}
+max_tool_actions = 25
+base_config = "{root}/configs/alpha3.toml"
+"#,
+        root = root.display(),
+        policies = policies.join(", "),
+        min = turns.0,
+        max = turns.1,
+    );
+    let path = dir.join("suite.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 pub fn alpha3() -> Command {
     Command::new(env!("CARGO_BIN_EXE_alpha3"))
 }

@@ -79,6 +79,35 @@ pub fn server_args(dir: &Path, extra: &[&str]) -> Vec<String> {
     v
 }
 
+/// The `alpha3 mcp` arguments for a session in `dir` flying the flight controller on
+/// `udpin:127.0.0.1:PORT` with config `cfg` and scenario `scen`.
+pub fn connect_args(
+    dir: &Path,
+    cfg: &Path,
+    scen: &Path,
+    port: u16,
+    deadline_ms: u64,
+    ready_timeout_s: u64,
+) -> Vec<String> {
+    vec![
+        "mcp".into(),
+        "--config".into(),
+        cfg.display().to_string(),
+        "--scenario".into(),
+        scen.display().to_string(),
+        "--connect".into(),
+        format!("udpin:127.0.0.1:{port}"),
+        "--out".into(),
+        dir.join("out").display().to_string(),
+        "--episode-id".into(),
+        "ep".into(),
+        "--deadline-ms".into(),
+        deadline_ms.to_string(),
+        "--ready-timeout-s".into(),
+        ready_timeout_s.to_string(),
+    ]
+}
+
 pub fn bin() -> String {
     std::env::var("ALPHA3_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_alpha3").to_string())
 }

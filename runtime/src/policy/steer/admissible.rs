@@ -14,7 +14,7 @@
 //! 25 m of its waypoint. Every set keeps `read_telemetry` and `hold`, admissible at a turn's
 //! start, so the model always chooses between at least two actions.
 
-use super::facts::{MissionFacts, NEAR_M};
+use super::facts::MissionFacts;
 use crate::policy::actions;
 use crate::policy::grammar::MAX_ACTIONS;
 use alpha3_core::link::Slice;
@@ -93,15 +93,20 @@ impl Admissible {
             .any(|&i| i.is_some_and(|i| self.forced.get(i) == Some(&0)))
     }
 
-    /// How many different actions the set holds (a capture owed at two stops is one action).
-    pub fn distinct(&self) -> usize {
-        let mut seen: Vec<&Action> = Vec::new();
+    /// The different actions the set holds, in order (a capture owed at two stops is one).
+    pub fn distinct_actions(&self) -> Vec<Action> {
+        let mut seen: Vec<Action> = Vec::new();
         for a in &self.actions {
-            if !seen.contains(&a) {
-                seen.push(a);
+            if !seen.contains(a) {
+                seen.push(a.clone());
             }
         }
-        seen.len()
+        seen
+    }
+
+    /// How many different actions the set holds.
+    pub fn distinct(&self) -> usize {
+        self.distinct_actions().len()
     }
 
     /// Adds `a` (unless already there, in which case the first stays) and returns its index.
@@ -178,8 +183,10 @@ pub fn admissible_actions(facts: &MissionFacts, now: &Situation) -> Admissible {
     let mut arrive: Vec<Option<usize>> = vec![None];
     if v.is_airborne() {
         // Captures owed at a waypoint already reached: here, or after flying back to it.
-        if let Some((w, kinds)) = owed_at_reached(facts).into_iter().next() {
-            let last = if horizontal(here, w) <= NEAR_M {
+        let first_behind = facts.owed_behind().map(|(i, _)| *i).min();
+        if let Some((i, w)) = first_behind.and_then(|i| Some((i, *facts.waypoints.get(i)?))) {
+            let kinds = kinds_owed_at(facts, i);
+            let last = if facts.is_near(i, here) {
                 set.stop(None, sensor, &kinds)
             } else {
                 set.push(actions::set_waypoint(w, None), Follows::Only(vec![None]))
@@ -252,26 +259,6 @@ fn imaging_sensor(facts: &MissionFacts) -> Option<(String, bool)> {
         .or_else(|| facts.sensors.first().map(|s| (s.clone(), false)))
 }
 
-/// Captures still owed at waypoints already reached, by waypoint, in mission order.
-fn owed_at_reached(facts: &MissionFacts) -> Vec<([f64; 3], Vec<CaptureKind>)> {
-    let mut out: Vec<(usize, [f64; 3], Vec<CaptureKind>)> = Vec::new();
-    for (i, kind) in &facts.captures_owed {
-        if facts.remaining.iter().any(|(r, _)| r == i) {
-            continue;
-        }
-        let Some(w) = facts.waypoints.get(*i) else {
-            continue;
-        };
-        match out.iter_mut().find(|(j, _, _)| j == i) {
-            Some((_, _, kinds)) if !kinds.contains(kind) => kinds.push(*kind),
-            Some(_) => {}
-            None => out.push((*i, *w, vec![*kind])),
-        }
-    }
-    out.sort_by_key(|(i, _, _)| *i);
-    out.into_iter().map(|(_, w, k)| (w, k)).collect()
-}
-
 /// The capture kinds owed at waypoint `i`, in first-owed order.
 fn kinds_owed_at(facts: &MissionFacts, i: usize) -> Vec<CaptureKind> {
     let mut kinds: Vec<CaptureKind> = Vec::new();
@@ -281,10 +268,6 @@ fn kinds_owed_at(facts: &MissionFacts, i: usize) -> Vec<CaptureKind> {
         }
     }
     kinds
-}
-
-fn horizontal(a: [f64; 2], w: [f64; 3]) -> f64 {
-    (a[0] - w[0]).hypot(a[1] - w[1])
 }
 
 /// `x` to a tenth of a metre: the grammar offers short numbers.

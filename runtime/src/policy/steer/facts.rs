@@ -93,16 +93,24 @@ impl MissionFacts {
         }
     }
 
-    /// Captures owed at reached waypoints within `NEAR_M` (20 m) of `xy`: the ones to take here.
-    pub fn owed_here(&self, xy: [f64; 2]) -> Vec<(usize, CaptureKind)> {
+    /// Captures still owed at waypoints already reached.
+    pub fn owed_behind(&self) -> impl Iterator<Item = &(usize, CaptureKind)> {
         self.captures_owed
             .iter()
             .filter(|(i, _)| !self.remaining.iter().any(|(r, _)| r == i))
-            .filter(|(i, _)| {
-                self.waypoints
-                    .get(*i)
-                    .is_some_and(|w| (xy[0] - w[0]).hypot(xy[1] - w[1]) <= NEAR_M)
-            })
+    }
+
+    /// Whether `xy` is within `NEAR_M` (20 m) of waypoint `i`, horizontally.
+    pub fn is_near(&self, i: usize, xy: [f64; 2]) -> bool {
+        self.waypoints
+            .get(i)
+            .is_some_and(|w| (xy[0] - w[0]).hypot(xy[1] - w[1]) <= NEAR_M)
+    }
+
+    /// Captures owed at reached waypoints within `NEAR_M` of `xy`: the ones to take here.
+    pub fn owed_here(&self, xy: [f64; 2]) -> Vec<(usize, CaptureKind)> {
+        self.owed_behind()
+            .filter(|(i, _)| self.is_near(*i, xy))
             .copied()
             .collect()
     }

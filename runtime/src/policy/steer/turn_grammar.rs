@@ -19,16 +19,10 @@ const CLOSE: &str = "]}";
 /// schema (any admissible action at any place) for servers that take only a schema.
 pub fn narrowing(set: &Admissible) -> Narrowing {
     let rules = rules(set);
-    let mut distinct: Vec<Action> = Vec::new();
-    for a in &set.actions {
-        if !distinct.contains(a) {
-            distinct.push(a.clone());
-        }
-    }
     Narrowing {
-        schema: super::narrowed_schema(&distinct),
-        lark: lark(set, &rules),
-        gbnf: gbnf(set, &rules),
+        schema: super::narrowed_schema(&set.distinct_actions()),
+        lark: write_grammar(set, &rules, &LARK),
+        gbnf: write_grammar(set, &rules, &GBNF),
     }
 }
 
@@ -86,40 +80,43 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-fn lark(set: &Admissible, (first, rules): &(Vec<usize>, Vec<Rule>)) -> String {
-    let name = |j: usize, d: u64| format!("a{j}_{d}");
-    let alts = |items: &[usize], d: u64| {
-        items
-            .iter()
-            .map(|&j| name(j, d))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    };
-    let mut g = format!(
-        "start: {} INTENT {} first {}\nINTENT: /[a-z][a-z0-9_]{{0,39}}/\nfirst: {}\n",
-        quoted(OPEN),
-        quoted(MIDDLE),
-        quoted(CLOSE),
-        alts(first, 1)
-    );
-    for r in rules {
-        let text = quoted(&action_text(&set.actions[r.item]));
-        let _ = match (r.next.is_empty(), r.ends) {
-            (true, _) => writeln!(g, "{}: {text}", name(r.item, r.depth)),
-            (false, ends) => writeln!(
-                g,
-                "{}: {text} (\",\" ({})){}",
-                name(r.item, r.depth),
-                alts(&r.next, r.depth + 1),
-                if ends { "?" } else { "" }
-            ),
-        };
-    }
-    g
+/// What differs between the two syntaxes.
+struct Syntax {
+    /// The start rule's name.
+    start: &'static str,
+    /// What follows a rule's name (`:`, ` ::=`).
+    defines: &'static str,
+    /// Joins an action's index and depth in a rule name (GBNF names allow no `_`).
+    sep: char,
+    /// The intent's grammar, and a line defining it if it is a named token.
+    intent: &'static str,
+    intent_token: &'static str,
 }
 
-fn gbnf(set: &Admissible, (first, rules): &(Vec<usize>, Vec<Rule>)) -> String {
-    let name = |j: usize, d: u64| format!("a{j}-{d}");
+/// llguidance's Lark: the intent is a regex token.
+const LARK: Syntax = Syntax {
+    start: "start",
+    defines: ":",
+    sep: '_',
+    intent: "INTENT",
+    intent_token: "INTENT: /[a-z][a-z0-9_]{0,39}/\n",
+};
+
+/// llama.cpp's GBNF.
+const GBNF: Syntax = Syntax {
+    start: "root",
+    defines: " ::=",
+    sep: '-',
+    intent: "[a-z] [a-z0-9_]{0,39}",
+    intent_token: "",
+};
+
+fn write_grammar(
+    set: &Admissible,
+    (first, rules): &(Vec<usize>, Vec<Rule>),
+    syn: &Syntax,
+) -> String {
+    let name = |j: usize, d: u64| format!("a{j}{}{d}", syn.sep);
     let alts = |items: &[usize], d: u64| {
         items
             .iter()
@@ -127,24 +124,29 @@ fn gbnf(set: &Admissible, (first, rules): &(Vec<usize>, Vec<Rule>)) -> String {
             .collect::<Vec<_>>()
             .join(" | ")
     };
+    let defines = syn.defines;
     let mut g = format!(
-        "root ::= {} [a-z] [a-z0-9_]{{0,39}} {} first {}\nfirst ::= {}\n",
+        "{}{defines} {} {} {} first {}\n{}first{defines} {}\n",
+        syn.start,
         quoted(OPEN),
+        syn.intent,
         quoted(MIDDLE),
         quoted(CLOSE),
+        syn.intent_token,
         alts(first, 1)
     );
     for r in rules {
         let text = quoted(&action_text(&set.actions[r.item]));
-        let _ = match (r.next.is_empty(), r.ends) {
-            (true, _) => writeln!(g, "{} ::= {text}", name(r.item, r.depth)),
-            (false, ends) => writeln!(
+        let _ = if r.next.is_empty() {
+            writeln!(g, "{}{defines} {text}", name(r.item, r.depth))
+        } else {
+            writeln!(
                 g,
-                "{} ::= {text} (\",\" ({})){}",
+                "{}{defines} {text} (\",\" ({})){}",
                 name(r.item, r.depth),
                 alts(&r.next, r.depth + 1),
-                if ends { "?" } else { "" }
-            ),
+                if r.ends { "?" } else { "" }
+            )
         };
     }
     g
