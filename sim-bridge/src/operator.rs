@@ -6,7 +6,7 @@
 use crate::geometry::{area_contains, horizontal_margin};
 use crate::rng::SimRng;
 use crate::vec3::{self, V3};
-use alpha3_core::protocol::AgentTurn;
+use alpha3_core::protocol::{AgentTurn, num};
 use alpha3_core::scenario::Scenario;
 use serde::Serialize;
 
@@ -58,6 +58,7 @@ pub struct Operator {
     budget_s: f64,
     waypoints: Vec<V3>,
     sites: Vec<[f64; 2]>,
+    /// The planning reserve, percent; said to one decimal (100 × 0.28 is not 28 in binary).
     reserve_pct: f64,
 }
 
@@ -134,7 +135,7 @@ impl Operator {
             self.budget_s,
             self.band.0,
             self.band.1,
-            self.reserve_pct,
+            num(self.reserve_pct, 1),
             self.sites_text()
         )
     }
@@ -237,7 +238,8 @@ impl Operator {
         } else if any_of(words, &["battery", "energy", "reserve"]) {
             format!(
                 "Battery {:.1} %; keep at least {} % in reserve.",
-                v.battery_pct, self.reserve_pct
+                v.battery_pct,
+                num(self.reserve_pct, 1)
             )
         } else if any_of(words, &["altitude", "band", "height"]) {
             format!("Stay between {} and {} m AGL.", self.band.0, self.band.1)

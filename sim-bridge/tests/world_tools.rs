@@ -112,3 +112,13 @@ fn offline_sensors_cannot_be_used() {
     );
     assert!(!w.activate_sensor("sonar").active);
 }
+
+#[test]
+fn the_briefing_states_the_reserve_as_an_operator_would() {
+    // 100 × 0.28 is 28.000000000000004 and 100 × 0.29 is 28.999999999999996 in binary.
+    for (fraction, said) in [(0.28, "Keep 28 % battery"), (0.29, "Keep 29 % battery")] {
+        let v = patch(base(), "/uav/reserve_fraction", json!(fraction));
+        let b = ideal_world(&v).briefing();
+        assert!(b.contains(said), "{b}");
+    }
+}
