@@ -14,10 +14,8 @@ mod ardupilot_support;
 mod mcp_support;
 mod sitl_support;
 
-use alpha3_core::record::Event;
 use ardupilot_support::{Sitl, SitlOptions, sitl_build};
 use mcp_support::*;
-use sitl_support::events;
 use std::time::Duration;
 
 /// SITL instance 6 (TCP 5820) and the companion port it sends to; the other ArduPilot tests
@@ -52,26 +50,6 @@ fn the_official_client_flies_real_ardupilot_through_alpha3_mcp() {
     wait_complete(&record, Duration::from_secs(180));
     assert!(sitl.is_running(), "SITL died: {}", sitl.log_tail());
 
-    let Some(Event::Header { config, .. }) = events(&record).into_iter().next() else {
-        panic!("no header")
-    };
-    let link = &config["vehicle_link"];
-    eprintln!("vehicle_link: {link}");
-    assert_eq!(link["simulated"], true, "{link}");
-    assert!(
-        link["real_vehicle_gate"]
-            .as_str()
-            .unwrap()
-            .to_lowercase()
-            .contains("ardupilot"),
-        "{link}"
-    );
-    assert_eq!(link["param_writes"]["WPNAV_SPEED"], 800.0, "{link}");
-    assert_eq!(link["anchor"]["on_ground"], true, "{link}");
-    let home_lat = link["anchor"]["home"]["lat_deg"].as_f64().unwrap();
-    assert!(
-        (home_lat - 47.397742).abs() < 1e-3,
-        "the SITL's home: {link}"
-    );
+    check_vehicle_link(&record, "ardupilot", ("WPNAV_SPEED", 800.0), 47.397742);
     check_flight(&summary, &record);
 }

@@ -12,9 +12,8 @@ mod mcp_support;
 mod sitl_support;
 
 use alpha3::sitl::px4::{Px4Install, Px4Options, Px4Process, companion_port};
-use alpha3_core::record::Event;
 use mcp_support::*;
-use sitl_support::{events, px4_build, pymavlink_read_tlog};
+use sitl_support::{px4_build, pymavlink_read_tlog};
 use std::time::Duration;
 
 /// Clear of a developer's instance 0 and of the other PX4 tests' instances.
@@ -57,24 +56,7 @@ fn the_official_client_flies_real_px4_through_alpha3_mcp() {
         .unwrap()
         .block_on(process.stop());
 
-    let Some(Event::Header { config, .. }) = events(&record).into_iter().next() else {
-        panic!("no header")
-    };
-    let link = &config["vehicle_link"];
-    eprintln!("vehicle_link: {link}");
-    assert_eq!(link["simulated"], true, "{link}");
-    assert!(
-        link["real_vehicle_gate"]
-            .as_str()
-            .unwrap()
-            .to_lowercase()
-            .contains("px4"),
-        "{link}"
-    );
-    assert_eq!(link["param_writes"]["MPC_XY_CRUISE"], 8.0, "{link}");
-    assert_eq!(link["anchor"]["on_ground"], true, "{link}");
-    let home_lat = link["anchor"]["home"]["lat_deg"].as_f64().unwrap();
-    assert!((home_lat - 47.3977).abs() < 1e-3, "PX4's home: {link}");
+    let link = check_vehicle_link(&record, "px4", ("MPC_XY_CRUISE", 8.0), 47.3977);
     check_flight(&summary, &record);
     let tlog = std::path::PathBuf::from(link["tlog"].as_str().unwrap());
     let counts = pymavlink_read_tlog(&tlog);

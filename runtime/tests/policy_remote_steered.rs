@@ -10,7 +10,7 @@ mod bench_support;
 
 use alpha3_core::protocol::AgentTurn;
 use alpha3_test_support::{LlamaServer, test_model};
-use bench_support::{one_scenario_suite, record_names, run_suite};
+use bench_support::{one_scenario_suite, record_names, repeats_a_waypoint, run_suite};
 use serde_json::Value;
 
 #[test]
@@ -69,15 +69,10 @@ state_block = true
         // Unconstrained, the model writes spaces, other numbers or other actions; under the
         // grammar its text is the canonical rendering of an admitted turn.
         assert_eq!(serde_json::to_string(&turn).unwrap(), text);
-        let waypoints: Vec<String> = turn
-            .actions
-            .iter()
-            .map(|a| serde_json::to_string(a).unwrap())
-            .filter(|a| a.contains("\"set_waypoint\""))
-            .collect();
-        for (k, w) in waypoints.iter().enumerate() {
-            assert!(!waypoints[..k].contains(w), "a waypoint twice: {text}");
-        }
+        assert!(
+            !repeats_a_waypoint(&turn.actions),
+            "a waypoint twice: {text}"
+        );
         eprintln!(
             "turn {}: admissible {}, {} prompt tokens: {text}",
             g["turn"], g["admissible"], g["prompt_tokens"]

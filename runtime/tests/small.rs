@@ -87,18 +87,10 @@ fn a_steered_local_model_flies_inside_its_admissible_sets() {
                 }
             }
             Event::AgentTurn { turn, agent_turn } => {
-                let waypoints: Vec<String> = agent_turn
-                    .actions
-                    .iter()
-                    .map(|a| serde_json::to_string(a).unwrap())
-                    .filter(|a| a.contains("\"set_waypoint\""))
-                    .collect();
-                for (k, w) in waypoints.iter().enumerate() {
-                    assert!(
-                        !waypoints[..k].contains(w),
-                        "turn {turn}: the same waypoint twice, which the grammar's order rules out"
-                    );
-                }
+                assert!(
+                    !repeats_a_waypoint(&agent_turn.actions),
+                    "turn {turn}: the same waypoint twice, which the grammar's order rules out"
+                );
             }
             Event::Violation { kind, detail } => panic!("truth violation {kind}: {detail}"),
             _ => {}

@@ -109,9 +109,10 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     };
     // The real-vehicle gate and the unsigned-link check, on the address alone: nothing is
     // opened if they fail.
-    if let Err(stop) = check_address(&request) {
-        return Ok(stop.report("alpha3 fly"));
-    }
+    let address = match check_address(&request) {
+        Ok(a) => a,
+        Err(stop) => return Ok(stop.report("alpha3 fly")),
+    };
     let scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
         Ok(s) => s,
         Err(e) => {
@@ -154,17 +155,15 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         return Ok(exit::code(exit::INVALID));
     }
     request.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
-    let vehicle = match connect_vehicle(&request, &scenario, "alpha3 fly").await? {
+    let Connected {
+        link,
+        anchor,
+        flown,
+        note,
+    } = match connect_vehicle(&request, address, &scenario, "alpha3 fly").await? {
         Ok(v) => v,
         Err(stop) => return Ok(stop.report("alpha3 fly")),
     };
-    let note = vehicle.note(&request);
-    let Connected {
-        link,
-        flown,
-        anchor,
-        ..
-    } = vehicle;
     let m = mission(&config, &flown, args.seed, base_dir, None, anchor.origin)?;
     let crate::agent::onboard::Mission {
         world,

@@ -8,7 +8,9 @@
 //! mission. The record is `OUT/records/<episode-id>.jsonl`, the link's telemetry log
 //! `OUT/tlogs/<episode-id>.tlog`; `alpha3 score` scores the record.
 
-use super::vehicle_connect::{Connected, Stop, VehicleRequest, connect_vehicle, free_tlog_path};
+use super::vehicle_connect::{
+    Connected, Stop, VehicleRequest, check_address, connect_vehicle, free_tlog_path,
+};
 use crate::agent::{LinkedVehicle, OperatorSource, Sources};
 use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
 use crate::exit;
@@ -308,17 +310,19 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
             .and_then(Path::parent)
             .map(|out| free_tlog_path(&out.join("tlogs"), &p.episode_id)),
     };
-    let vehicle = match connect_vehicle(&request, &p.scenario, "alpha3 mcp").await? {
+    let connected = match check_address(&request) {
+        Ok(address) => connect_vehicle(&request, address, &p.scenario, "alpha3 mcp").await?,
+        Err(stop) => Err(stop),
+    };
+    let Connected {
+        link,
+        anchor,
+        flown,
+        note,
+    } = match connected {
         Ok(v) => v,
         Err(stop) => return Ok(stop.report("alpha3 mcp")),
     };
-    let note = vehicle.note(&request);
-    let Connected {
-        link,
-        flown,
-        anchor,
-        ..
-    } = vehicle;
     let mut gate = match gate_for(&p) {
         Ok(g) => g,
         Err(e) => {

@@ -7,7 +7,7 @@
 use crate::agent::anchor::Anchor;
 use crate::agent::onboard::{Connection, anchor_mission, wait_ready_to_fly};
 use crate::exit;
-use crate::real_vehicle::{Verdict, after_connect, before_connect};
+use crate::real_vehicle::{after_connect, before_connect};
 use crate::unsigned_link::exposure;
 use alpha3_core::config::{Address, Config};
 use alpha3_core::scenario::Scenario;
@@ -78,32 +78,13 @@ impl Stop {
 #[derive(Debug)]
 pub struct Connected {
     pub link: HilLink,
-    pub address: Address,
-    pub verdict: Verdict,
-    pub tlog: Option<PathBuf>,
-    /// The parameters written, as the autopilot confirmed them.
-    pub param_writes: Value,
     pub anchor: Anchor,
     /// The scenario as flown: from the ground when the vehicle stands there.
     pub flown: Scenario,
-}
-
-impl Connected {
-    /// The record header's `vehicle_link` note.
-    pub fn note(&self, req: &VehicleRequest<'_>) -> Value {
-        json!({
-            "connect": self.address.to_string(),
-            "peer": self.link.status().peer.map(|p| p.to_string()),
-            "simulated": self.verdict.is_simulated(),
-            "real_vehicle_gate": self.verdict.reason(),
-            "allow_real_vehicle": req.allow_real_vehicle,
-            "allow_unsigned": req.allow_unsigned,
-            "tlog": self.tlog.as_ref().map(|p| p.display().to_string()),
-            "param_writes": self.param_writes,
-            "anchor": self.anchor,
-            "clock_rate": self.link.vehicle_clock().map(|c| c.rate),
-        })
-    }
+    /// The record header's `vehicle_link` note: the address and peer, the real-vehicle
+    /// gate's verdict and overrides, the `.tlog`, the parameters as the autopilot confirmed
+    /// them, the anchor and the vehicle's clock rate.
+    pub note: Value,
 }
 
 /// The checks on the address alone: it parses, the real-vehicle gate passes (or is
@@ -136,18 +117,16 @@ pub fn check_address(req: &VehicleRequest<'_>) -> Result<Address, Stop> {
     Ok(address)
 }
 
-/// Connects as `req` says and anchors `scenario` at the autopilot's home. `prefix` starts the
-/// progress line (`alpha3 fly`). A link that cannot be opened is an error; every other reason
-/// not to fly is a [`Stop`], with the link closed.
+/// Connects to `address` (as [`check_address`] passed it) as `req` says and anchors
+/// `scenario` at the autopilot's home. `prefix` starts the progress line (`alpha3 fly`). A link
+/// that cannot be opened is an error; every other reason not to fly is a [`Stop`], with the
+/// link closed.
 pub async fn connect_vehicle(
     req: &VehicleRequest<'_>,
+    address: Address,
     scenario: &Scenario,
     prefix: &str,
 ) -> anyhow::Result<Result<Connected, Stop>> {
-    let address = match check_address(req) {
-        Ok(a) => a,
-        Err(stop) => return Ok(Err(stop)),
-    };
     let mut conn = match Connection::from_config(req.config, Some(req.connect)) {
         Ok(c) => c,
         Err(e) => return Ok(Err(Stop::invalid(e.to_string()))),
@@ -199,14 +178,23 @@ pub async fn connect_vehicle(
     if anchor.on_ground {
         flown.spawn.xyz[2] = 0.0;
     }
+    let note = json!({
+        "connect": address.to_string(),
+        "peer": link.status().peer.map(|p| p.to_string()),
+        "simulated": verdict.is_simulated(),
+        "real_vehicle_gate": verdict.reason(),
+        "allow_real_vehicle": req.allow_real_vehicle,
+        "allow_unsigned": req.allow_unsigned,
+        "tlog": conn.tlog.as_ref().map(|p| p.display().to_string()),
+        "param_writes": param_writes,
+        "anchor": anchor,
+        "clock_rate": link.vehicle_clock().map(|c| c.rate),
+    });
     Ok(Ok(Connected {
         link,
-        address,
-        verdict,
-        tlog: conn.tlog,
-        param_writes,
         anchor,
         flown,
+        note,
     }))
 }
 

@@ -1,8 +1,8 @@
 //! The text-generation seam every LLM backend implements: chat messages in, one completion out,
 //! with exact token counts.
 
+use super::steer::Narrowing;
 use alpha3_core::protocol::ChatMessage;
-use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use tokio::time::Instant;
@@ -36,17 +36,6 @@ pub enum GenerateError {
     /// Will fail again (bad request, authentication, the model would not load).
     #[error("{0}")]
     Fatal(String),
-}
-
-/// One decision's turn constraint, in each form a backend can take.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Narrowing {
-    /// The admissible actions in any order (JSON Schema: all a schema-only server can take).
-    pub schema: Value,
-    /// The exact grammar (order and no repeats) in llguidance's Lark syntax.
-    pub lark: String,
-    /// The same grammar in llama.cpp's GBNF.
-    pub gbnf: String,
 }
 
 /// An LLM backend.

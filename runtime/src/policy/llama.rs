@@ -5,10 +5,11 @@
 //! decision's deadline can pass without blocking the async runtime. The same thread keeps the
 //! KV cache between calls: the turns of an episode evaluate only their new tokens.
 
-use super::generator::{BoxFuture, Completion, GenerateError, Generator, Narrowing};
+use super::generator::{BoxFuture, Completion, GenerateError, Generator};
 use super::grammar::llguidance_schema;
 use super::llama_types::Job;
 use super::llama_worker::worker;
+use super::steer::Narrowing;
 use alpha3_core::protocol::{ChatMessage, ToolSpec};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
@@ -117,7 +118,7 @@ impl Generator for LlamaGenerator {
     }
 
     fn narrow(&mut self, narrowing: Option<Narrowing>) {
-        self.narrowed = narrowing.map(|n| n.lark);
+        self.narrowed = narrowing.map(|n| n.lark());
     }
 
     fn generate<'a>(

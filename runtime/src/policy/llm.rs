@@ -5,7 +5,7 @@ use super::contract::Policy;
 use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
 use super::error::PolicyError;
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
-use super::steer::{admissible_actions, narrowing, state_block, steered_header, steered_messages};
+use super::steer::{Narrowing, admissible_actions, state_block, steered_header, steered_messages};
 use alpha3_core::config::{PolicyConfig, SteeringConfig};
 use alpha3_core::protocol::{
     ChatMessage, Role, ToolSpec, TurnParser, render, render_header, repair_message,
@@ -122,8 +122,11 @@ impl<G: Generator> LlmPolicy<G> {
             .as_ref()
             .filter(|_| self.steering.gate_aware_grammar)
             .map(|f| admissible_actions(f, &ctx.now));
-        self.generator.narrow(admissible.as_ref().map(narrowing));
-        admissible.map(|a| u32::try_from(a.distinct()).unwrap_or(u32::MAX))
+        let size = admissible
+            .as_ref()
+            .map(|a| u32::try_from(a.distinct()).unwrap_or(u32::MAX));
+        self.generator.narrow(admissible.map(Narrowing::new));
+        size
     }
 
     async fn run(&mut self, ctx: &DecisionContext, deadline: Instant) -> Decision {

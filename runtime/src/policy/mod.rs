@@ -54,5 +54,6 @@ pub use contract::Policy;
 pub use decision::{Attempt, Decision, DecisionContext, GenerationFailure, safe_fallback};
 pub use error::PolicyError;
 pub use factory::from_config;
-pub use generator::{BoxFuture, Completion, GenerateError, Generator, Narrowing};
+pub use generator::{BoxFuture, Completion, GenerateError, Generator};
 pub use llm::{LlmPolicy, MAX_ATTEMPTS};
+pub use steer::Narrowing;

@@ -12,9 +12,10 @@
 //! form that decodes to it ([`super::redact`]).
 
 use super::endpoints::{EndpointPool, Outcome, retry_after};
-use super::generator::{BoxFuture, Completion, GenerateError, Generator, Narrowing};
+use super::generator::{BoxFuture, Completion, GenerateError, Generator};
 use super::grammar::constrained_turn_schema;
 use super::redact::redact;
+use super::steer::Narrowing;
 use alpha3_core::config::OpenAiConfig;
 use alpha3_core::protocol::{ChatMessage, Role, ToolSpec};
 use serde_json::{Value, json};
@@ -75,7 +76,7 @@ pub struct OpenAiGenerator {
     narrowed: Option<Value>,
     /// The server takes llama.cpp's `grammar` field (`policy.openai.gbnf_grammar`).
     gbnf: bool,
-    /// The narrowed turn grammar (GBNF) sent instead of any schema when `gbnf` is on.
+    /// The narrowed turn grammar (GBNF) sent instead of any schema, when `gbnf` is on.
     narrowed_gbnf: Option<String>,
 }
 
@@ -171,7 +172,7 @@ impl OpenAiGenerator {
             "max_tokens": self.max_tokens,
             "seed": 42,
         });
-        if let Some(g) = self.narrowed_gbnf.as_ref().filter(|_| self.gbnf) {
+        if let Some(g) = &self.narrowed_gbnf {
             body["grammar"] = json!(g);
             return body;
         }
@@ -424,8 +425,10 @@ impl Generator for OpenAiGenerator {
     /// Sends the narrowed schema as the structured-output schema (without llguidance's
     /// options), or its GBNF grammar where the server takes one.
     fn narrow(&mut self, narrowing: Option<Narrowing>) {
+        // Only the form this server takes is written.
         let (schema, gbnf) = match narrowing {
-            Some(n) => (Some(n.schema), Some(n.gbnf)),
+            Some(n) if self.gbnf => (None, Some(n.gbnf())),
+            Some(n) => (Some(n.schema()), None),
             None => (None, None),
         };
         self.narrowed = schema.map(|mut s| {

@@ -119,3 +119,13 @@ pub fn event_count(record: &Path, event: &str) -> usize {
     let needle = format!("\"event\":\"{event}\"");
     read(record).lines().filter(|l| l.contains(&needle)).count()
 }
+
+/// Whether `actions` fly one waypoint twice in a turn (the steered grammar's order rules it out).
+pub fn repeats_a_waypoint(actions: &[alpha3_core::protocol::Action]) -> bool {
+    let waypoints: Vec<String> = actions
+        .iter()
+        .map(|a| serde_json::to_string(a).unwrap())
+        .filter(|a| a.contains("\"set_waypoint\""))
+        .collect();
+    (0..waypoints.len()).any(|k| waypoints[..k].contains(&waypoints[k]))
+}

@@ -284,6 +284,40 @@ pub fn check_flight(summary: &Value, record: &Path) {
     score(record);
 }
 
+/// The record header's `vehicle_link` of a session on a SITL: a proven simulator whose
+/// real-vehicle verdict names `autopilot`, the config's `param` write as the autopilot
+/// confirmed it, and the mission anchored on the ground at the SITL's home (latitude
+/// `home_lat_deg`). Returns the note.
+pub fn check_vehicle_link(
+    record: &Path,
+    autopilot: &str,
+    (param, value): (&str, f64),
+    home_lat_deg: f64,
+) -> Value {
+    let Some(Event::Header { config, .. }) = events(record).into_iter().next() else {
+        panic!("no header")
+    };
+    let link = config["vehicle_link"].clone();
+    eprintln!("vehicle_link: {link}");
+    assert_eq!(link["simulated"], true, "{link}");
+    assert!(
+        link["real_vehicle_gate"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains(autopilot),
+        "{link}"
+    );
+    assert_eq!(link["param_writes"][param], value, "{link}");
+    assert_eq!(link["anchor"]["on_ground"], true, "{link}");
+    let home_lat = link["anchor"]["home"]["lat_deg"].as_f64().unwrap();
+    assert!(
+        (home_lat - home_lat_deg).abs() < 1e-3,
+        "the SITL's home: {link}"
+    );
+    link
+}
+
 /// `alpha3 score` on the record: one episode, every pillar a number.
 pub fn score(record: &Path) {
     let dir = record.parent().unwrap().join("score");

@@ -95,18 +95,20 @@ impl Admissible {
 
     /// The different actions the set holds, in order (a capture owed at two stops is one).
     pub fn distinct_actions(&self) -> Vec<Action> {
-        let mut seen: Vec<Action> = Vec::new();
-        for a in &self.actions {
-            if !seen.contains(a) {
-                seen.push(a.clone());
-            }
-        }
-        seen
+        self.first_occurrences().cloned().collect()
     }
 
     /// How many different actions the set holds.
     pub fn distinct(&self) -> usize {
-        self.distinct_actions().len()
+        self.first_occurrences().count()
+    }
+
+    fn first_occurrences(&self) -> impl Iterator<Item = &Action> {
+        self.actions
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| !self.actions[..*i].contains(a))
+            .map(|(_, a)| a)
     }
 
     /// Adds `a` (unless already there, in which case the first stays) and returns its index.
@@ -358,10 +360,8 @@ pub(super) fn refusals(observations: &[ToolObservation]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alpha3_core::frames::Geo;
-    use alpha3_core::link::LinkSample;
+    use crate::policy::steer::testkit;
     use alpha3_core::protocol::{AgentTurn, agent_turn_schema, catalogue};
-    use alpha3_core::snapshot::VehicleSnapshot;
 
     fn facts() -> MissionFacts {
         MissionFacts {
@@ -384,25 +384,7 @@ mod tests {
     }
 
     fn situation(airborne: bool) -> Situation {
-        let mut snapshot = VehicleSnapshot::on_ground_at_home(Geo::default(), 0);
-        if airborne {
-            snapshot.armed = true;
-            snapshot.position.z = 40.0;
-            snapshot.landed = alpha3_core::snapshot::LandedState::InAir;
-        }
-        Situation {
-            snapshot,
-            link: LinkSample {
-                slice: Slice::Embb,
-                lat_ms: 7.0,
-                jitter_ms: 1.0,
-                loss_pct: 0.1,
-                throughput_mbps: 50.0,
-                edge_load: 0.3,
-            },
-            observations: vec![],
-            operator: None,
-        }
+        testkit::situation(Slice::Embb, airborne.then_some(40.0))
     }
 
     fn names(actions: &[Action]) -> Vec<String> {

@@ -89,28 +89,19 @@ fn situation(mission: &str, first: bool, s: &Situation, block: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alpha3_core::frames::Geo;
-    use alpha3_core::link::{LinkSample, Slice};
+    use crate::policy::steer::testkit::situation;
+    use alpha3_core::link::Slice;
     use alpha3_core::protocol::{AgentTurn, ToolObservation, catalogue};
-    use alpha3_core::snapshot::VehicleSnapshot;
     use serde_json::json;
 
     fn now(operator: Option<&str>) -> Situation {
         Situation {
-            snapshot: VehicleSnapshot::on_ground_at_home(Geo::default(), 0),
-            link: LinkSample {
-                slice: Slice::Urllc,
-                lat_ms: 7.0,
-                jitter_ms: 1.0,
-                loss_pct: 0.1,
-                throughput_mbps: 50.0,
-                edge_load: 0.3,
-            },
             observations: vec![ToolObservation {
                 name: "set_waypoint".into(),
                 result: json!({"status": "accepted"}),
             }],
             operator: operator.map(str::to_owned),
+            ..situation(Slice::Urllc, None)
         }
     }
 

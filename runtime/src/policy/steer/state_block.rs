@@ -81,10 +81,9 @@ fn kind_name(kind: &CaptureKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alpha3_core::frames::Geo;
-    use alpha3_core::link::{LinkSample, Slice};
+    use crate::policy::steer::testkit::situation;
+    use alpha3_core::link::Slice;
     use alpha3_core::protocol::ToolObservation;
-    use alpha3_core::snapshot::VehicleSnapshot;
     use serde_json::json;
 
     #[test]
@@ -103,20 +102,11 @@ mod tests {
             peers: vec![],
         };
         let now = Situation {
-            snapshot: VehicleSnapshot::on_ground_at_home(Geo::default(), 0),
-            link: LinkSample {
-                slice: Slice::Urllc,
-                lat_ms: 7.0,
-                jitter_ms: 1.0,
-                loss_pct: 0.1,
-                throughput_mbps: 50.0,
-                edge_load: 0.3,
-            },
             observations: vec![ToolObservation {
                 name: "takeoff".into(),
                 result: json!({"status": "denied", "findings": [{"reason": "already airborne"}]}),
             }],
-            operator: None,
+            ..situation(Slice::Urllc, None)
         };
         let b = state_block(&facts, &now, &HardThresholds::default());
         assert!(b.starts_with("phase=on_ground pos=(0,0,0)"), "{b}");

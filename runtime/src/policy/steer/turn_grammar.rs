@@ -4,10 +4,10 @@
 //! The same grammar is written for llguidance (Lark, the local backend) and for llama.cpp's
 //! servers (GBNF, the remote backend), so both backends decode under one constraint.
 
-use super::admissible::{Admissible, short_numbers};
-use crate::policy::generator::Narrowing;
+use super::admissible::{Admissible, narrowed_schema, short_numbers};
 use crate::policy::grammar::MAX_ACTIONS;
 use alpha3_core::protocol::Action;
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -15,14 +15,29 @@ const OPEN: &str = "{\"intent\":\"";
 const MIDDLE: &str = "\",\"actions\":[";
 const CLOSE: &str = "]}";
 
-/// The narrowing of a decision to `set`: the grammar for both syntaxes and the looser JSON
-/// schema (any admissible action at any place) for servers that take only a schema.
-pub fn narrowing(set: &Admissible) -> Narrowing {
-    let rules = rules(set);
-    Narrowing {
-        schema: super::narrowed_schema(&set.distinct_actions()),
-        lark: write_grammar(set, &rules, &LARK),
-        gbnf: write_grammar(set, &rules, &GBNF),
+/// One decision's turn constraint: its admissible set, written in whichever form a backend
+/// takes (each backend asks for one, once per decision).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Narrowing(Admissible);
+
+impl Narrowing {
+    pub fn new(set: Admissible) -> Self {
+        Self(set)
+    }
+
+    /// The admissible actions in any order (JSON Schema: all a schema-only server can take).
+    pub fn schema(&self) -> Value {
+        narrowed_schema(&self.0.distinct_actions())
+    }
+
+    /// The exact grammar (order and no repeats) in llguidance's Lark syntax.
+    pub fn lark(&self) -> String {
+        write_grammar(&self.0, &rules(&self.0), &LARK)
+    }
+
+    /// The same grammar in llama.cpp's GBNF.
+    pub fn gbnf(&self) -> String {
+        write_grammar(&self.0, &rules(&self.0), &GBNF)
     }
 }
 
@@ -156,12 +171,11 @@ fn write_grammar(
 mod tests {
     use super::*;
     use crate::policy::actions;
+    use crate::policy::steer::testkit::situation;
     use crate::policy::steer::{MissionFacts, admissible_actions};
-    use alpha3_core::frames::Geo;
-    use alpha3_core::link::{LinkSample, Slice};
+    use alpha3_core::link::Slice;
     use alpha3_core::protocol::tools::CaptureKind;
-    use alpha3_core::protocol::{AgentTurn, Situation, render_turn};
-    use alpha3_core::snapshot::{LandedState, VehicleSnapshot};
+    use alpha3_core::protocol::{AgentTurn, render_turn};
     use llguidance::api::TopLevelGrammar;
     use llguidance::toktrie::ApproximateTokEnv;
     use llguidance::{Matcher, ParserFactory};
@@ -184,24 +198,7 @@ mod tests {
             active: vec![],
             peers: vec![],
         };
-        let mut snapshot = VehicleSnapshot::on_ground_at_home(Geo::default(), 0);
-        snapshot.armed = true;
-        snapshot.position.z = 30.0;
-        snapshot.landed = LandedState::InAir;
-        let now = Situation {
-            snapshot,
-            link: LinkSample {
-                slice: Slice::Urllc,
-                lat_ms: 7.0,
-                jitter_ms: 1.0,
-                loss_pct: 0.1,
-                throughput_mbps: 50.0,
-                edge_load: 0.3,
-            },
-            observations: vec![],
-            operator: None,
-        };
-        admissible_actions(&facts, &now)
+        admissible_actions(&facts, &situation(Slice::Urllc, Some(30.0)))
     }
 
     /// Whether the Lark grammar, compiled by llguidance over a byte tokenizer, accepts `text`.
@@ -231,7 +228,8 @@ mod tests {
     #[test]
     fn the_grammar_spells_exactly_the_admitted_turns() {
         let set = set();
-        let n = narrowing(&set);
+        let n = Narrowing::new(set.clone());
+        let (lark, gbnf) = (n.lark(), n.gbnf());
         let w = |x: f64| actions::set_waypoint([x, 0.0, 30.0], None);
         let on = actions::activate_sensor("rgb");
         let shoot = actions::capture("rgb", CaptureKind::Image);
@@ -253,18 +251,18 @@ mod tests {
         for t in good {
             assert!(set.admits(&t), "{t:?}");
             let text = turn(t);
-            assert!(lark_accepts(&n.lark, &text), "{text}");
+            assert!(lark_accepts(&lark, &text), "{text}");
         }
         for t in bad {
             assert!(!set.admits(&t), "{t:?}");
             let text = turn(t);
-            assert!(!lark_accepts(&n.lark, &text), "{text}");
+            assert!(!lark_accepts(&lark, &text), "{text}");
         }
-        assert!(!lark_accepts(&n.lark, "{\"intent\":\"Go\",\"actions\":[]}"));
-        assert!(n.gbnf.starts_with("root ::= "), "{}", n.gbnf);
+        assert!(!lark_accepts(&lark, "{\"intent\":\"Go\",\"actions\":[]}"));
+        assert!(gbnf.starts_with("root ::= "), "{gbnf}");
         assert_eq!(
-            n.gbnf.lines().count(),
-            n.lark.lines().count() - 1,
+            gbnf.lines().count(),
+            lark.lines().count() - 1,
             "one rule per rule (Lark has the INTENT token on its own line)"
         );
     }
