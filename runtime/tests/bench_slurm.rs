@@ -140,7 +140,13 @@ fn an_array_job_on_a_real_slurm_equals_one_process() {
     let started = Instant::now();
     let (state, exit) = loop {
         match cluster.job_state(merge) {
-            Some((s, e)) if !matches!(s.as_str(), "PENDING" | "RUNNING" | "CONFIGURING") => {
+            // COMPLETING: the job's processes have ended, Slurm is still cleaning up.
+            Some((s, e))
+                if !matches!(
+                    s.as_str(),
+                    "PENDING" | "RUNNING" | "CONFIGURING" | "COMPLETING"
+                ) =>
+            {
                 break (s, e);
             }
             _ => {}
