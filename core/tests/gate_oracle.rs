@@ -659,9 +659,18 @@ fn oracle(case: &Case, cmd: &Command) -> Result<(), String> {
             return Err("landing away from a site".into());
         }
         _ if path.landed => {
-            if left_pct(w, s, used) < w.limits.hard_reserve_battery_pct - TOL {
+            // Below the hard reserve a landing is still flown when it costs no more than what
+            // refusing it leaves: holding until the next decision, then descending here.
+            let v0 = [s.velocity.x, s.velocity.y, s.velocity.z];
+            let mut here = Path::new(w, p0, v0, u);
+            here.land(w, 0.0, v0);
+            let otherwise = here.energy_wh(w)
+                + w.vehicle.hover_power_w * Tuning::default().hold_horizon_s / 3600.0;
+            if left_pct(w, s, used) < w.limits.hard_reserve_battery_pct - TOL
+                && used > otherwise * (1.0 + 1e-3) + TOL
+            {
                 return Err(format!(
-                    "ends below the hard reserve: {}",
+                    "ends below the hard reserve: {}, costing {used} Wh against {otherwise} Wh",
                     left_pct(w, s, used)
                 ));
             }

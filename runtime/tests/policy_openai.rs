@@ -26,7 +26,7 @@ fn turn(intent: &str, a: Action) -> AgentTurn {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_openai_compatible_server_gives_schema_valid_turns() {
     let Some(model) = test_model() else { return };
-    let Some(server) = LlamaServer::start(&model, None) else {
+    let Some(mut server) = LlamaServer::start(&model, None) else {
         return;
     };
     let cfg = OpenAiConfig {
@@ -57,6 +57,7 @@ async fn a_real_openai_compatible_server_gives_schema_valid_turns() {
         let d = p
             .decide(&ctx, Instant::now() + Duration::from_secs(120))
             .await;
+        server.assert_alive();
         let a = d.attempts.last().unwrap();
         eprintln!(
             "context {k}: {} attempt(s), prompt {} completion {} tokens, {:.0} ms, mode {:?}: {}",

@@ -10,14 +10,14 @@ mod bench_support;
 
 use alpha3_core::protocol::AgentTurn;
 use alpha3_test_support::{LlamaServer, test_model};
-use bench_support::{one_scenario_suite, record_names, repeats_a_waypoint, run_suite};
+use bench_support::{bench, one_scenario_suite, record_names, repeats_a_waypoint};
 use serde_json::Value;
 
 #[test]
 fn a_llama_cpp_server_decodes_the_narrowed_turn_grammar() {
     let Some(model) = test_model() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let Some(server) = LlamaServer::start(&model, None) else {
+    let Some(mut server) = LlamaServer::start(&model, None) else {
         return;
     };
     let policy = dir.path().join("remote.toml");
@@ -49,7 +49,16 @@ state_block = true
     .unwrap();
     let suite = one_scenario_suite(dir.path(), "remote-steered", &[policy], (4, 6), 100_000);
     let out = dir.path().join("out");
-    run_suite(&suite, &out, &[]);
+    let run = bench(&[
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    // A server that died mid-run is named as a crash, not as the refused connections after it.
+    server.assert_alive();
+    assert_eq!(run.status.code(), Some(0), "bench failed");
     let record = out.join("records").join(&record_names(&out)[0]);
     let events: Vec<Value> = std::fs::read_to_string(&record)
         .unwrap()

@@ -145,10 +145,17 @@ impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
         self.episode_ms()
     }
 
-    /// The telemetry, on the episode clock.
+    /// The telemetry, on the episode clock. In `sitl` ([`Sources::Simulated`]) the battery is
+    /// the twin's — the scenario's pack flown along the autopilot's path, the one the truth
+    /// reads — so the gate, the agent and the score judge one battery: a SITL's own is a timer
+    /// (PX4 SIH) or a stock pack that is not recharged between episodes (ArduCopter).
     fn snapshot(&self) -> VehicleSnapshot {
         let mut s = self.link.snapshot();
         s.time_ms = self.episode_ms();
+        if self.sources == Sources::Simulated {
+            s.battery = self.world.snapshot().battery;
+            s.unreported.battery = false;
+        }
         s
     }
 

@@ -649,6 +649,7 @@ fn note_vehicle(
                 "tlog": conn.tlog.as_ref().map(|p| p.display().to_string()),
                 "anchor": anchor,
                 "clock_rate": link.vehicle_clock().map(|c| c.rate),
+                "battery": "twin",
             }),
         );
     }

@@ -189,6 +189,7 @@ pub async fn connect_vehicle(
         "param_writes": param_writes,
         "anchor": anchor,
         "clock_rate": link.vehicle_clock().map(|c| c.rate),
+        "battery": "autopilot",
     });
     Ok(Ok(Connected {
         link,

@@ -1,5 +1,7 @@
 //! Energy: the battery left after flying to the target and then home must stay above the
-//! reserve; a return or a landing must keep the hard reserve.
+//! reserve; a return or a landing must keep the hard reserve — unless it costs no more than
+//! what the vehicle would do instead when it is refused: hold until the next decision, then land
+//! where it is. Refusing such a landing for energy only burns more of what is left.
 //!
 //! Power follows the vehicle profile, `P = hover + k_drag·v_air³ + k_manoeuvre·|a|`. Per leg,
 //! `v_air` is the worse of cruising and hovering in the wind anywhere along the leg (at its ends
@@ -58,6 +60,11 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
     }
     let (id, limit, left) = if plan.ends_landed {
         let left = remaining_pct(ctx, input.snap, plan, 0.0);
+        if left < ctx.limits.hard_reserve_battery_pct
+            && !costs_more_than_refusing(ctx, input.snap, plan, input.now_ms)
+        {
+            return;
+        }
         (
             ids::ENERGY_HARD_RESERVE,
             ctx.limits.hard_reserve_battery_pct,
@@ -83,6 +90,31 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
         };
         push_finding(out, Finding::deny(id, reason, limit, left));
     }
+}
+
+/// What a refused landing leaves the vehicle to do, watt-hours: hold until the next decision
+/// (the gate's hold horizon, at hover power) and then descend where it is — the landing the
+/// energy check never refuses. `None` when the descent cannot be planned.
+pub(crate) fn refused_landing_wh(
+    ctx: &GateContext,
+    snap: &VehicleSnapshot,
+    now_ms: u64,
+) -> Option<f64> {
+    let here = Command::Land { site: None };
+    let descent = Plan::for_command(ctx, snap, &here, ctx.vehicle.cruise_speed_mps, now_ms).ok()?;
+    let hold_wh = ctx.vehicle.hover_power_w * ctx.tuning.hold_horizon_s / 3600.0;
+    Some(hold_wh + plan_wh(ctx, &descent))
+}
+
+/// A plan that ends landed costs more than refusing it would (see [`refused_landing_wh`]).
+/// When the alternative cannot be planned the plan is judged alone, as before.
+fn costs_more_than_refusing(
+    ctx: &GateContext,
+    snap: &VehicleSnapshot,
+    plan: &Plan,
+    now_ms: u64,
+) -> bool {
+    refused_landing_wh(ctx, snap, now_ms).is_none_or(|otherwise| plan_wh(ctx, plan) > otherwise)
 }
 
 /// Seconds until, at the present power draw, the battery no longer covers the way home plus
@@ -181,6 +213,50 @@ mod tests {
             .unwrap();
         let f = only_finding(&gale, &snap, go(0.0, 0.0, 50.0));
         assert_eq!((f.id, f.measured), (ids::ENERGY_WIND, 0.0));
+    }
+
+    /// Issue 30 item 14 (real ArduCopter SITL): hovering above home at 56 m with 2.8–7.1 % left,
+    /// `land` at home was refused for the hard reserve five times while the watchdog held the
+    /// vehicle in the air, burning more than the landing would have.
+    #[test]
+    fn a_landing_that_costs_no_more_than_holding_then_landing_here_is_never_refused_for_energy() {
+        let ctx = thirsty();
+        let mut snap = hovering(1.0, 1.0, 56.0);
+        for pct in [2.8, 7.1, 14.0] {
+            snap.battery.remaining_pct = pct;
+            for land in [
+                Command::Land {
+                    site: Some([0.0, 0.0]),
+                },
+                Command::ReturnToHome,
+                Command::Land { site: None },
+            ] {
+                let ids = deny_ids(&ctx, &snap, land);
+                assert!(
+                    !ids.iter().any(|id| id.starts_with("gate.energy")),
+                    "{land:?} at {pct} %: {ids:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_landing_that_costs_more_than_landing_here_is_refused_below_the_hard_reserve() {
+        // 300 m out at 50 m: home is 30 s of cruise away, the landing here 35 s; with 30 % the
+        // return ends below the 10 % hard reserve and holding 10 s then landing here is cheaper.
+        let ctx = thirsty();
+        let mut snap = hovering(300.0, 0.0, 50.0);
+        snap.battery.remaining_pct = 30.0;
+        let f = only_finding(&ctx, &snap, Command::ReturnToHome);
+        assert_eq!(f.id, ids::ENERGY_HARD_RESERVE);
+        assert!(f.measured < f.limit, "{f:?}");
+        // What refusing leaves: the hold horizon at hover power, then the descent here.
+        let otherwise = refused_landing_wh(&ctx, &snap, NOW).unwrap();
+        let expected = 36.0 * ctx.tuning.hold_horizon_s / 3.6 / 10.0 + LANDING_FROM_50_S;
+        assert!(
+            (otherwise - expected).abs() < 1e-9,
+            "{otherwise} vs {expected}"
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! vehicle out of the way.
 //!
 //! When hovering on would leave the battery short of the way home and the reserve within
-//! [`ENERGY_SLACK_S`], a hold becomes the return, judged the same way.
+//! [`ENERGY_SLACK_S`], a hold becomes the return, judged the same way — or, when the gate
+//! refuses the return, the landing where the vehicle is: holding only burns more battery.
 
 use crate::command::Command;
 use crate::frames::Enu;
@@ -76,22 +77,24 @@ fn energy_return(ctx: &GateContext, snap: &VehicleSnapshot, now_ms: u64) -> Opti
     if t > ENERGY_SLACK_S {
         return None;
     }
-    let verdict = clamped_and_judged(
-        ctx,
-        snap,
-        &Command::ReturnToHome,
-        now_ms,
-        &mut GateState::default(),
-    );
-    let approved = *verdict.approved()?.command();
+    // The return, else the landing here: a hold is the one answer that only burns battery.
+    let judged = |command: Command| {
+        let verdict = clamped_and_judged(ctx, snap, &command, now_ms, &mut GateState::default());
+        verdict.approved().map(|a| *a.command())
+    };
+    let (approved, reason) = match judged(Command::ReturnToHome) {
+        Some(approved) => (
+            approved,
+            "holding on would leave too little battery for the way home: returning instead",
+        ),
+        None => (
+            judged(Command::Land { site: None })?,
+            "holding on would leave too little battery and the way home is refused: landing here instead",
+        ),
+    };
     Some(Verdict::instead(
         approved,
-        Finding::clamp(
-            ids::ENERGY_HOLD_RETURN,
-            "holding on would leave too little battery for the way home: returning instead",
-            ENERGY_SLACK_S,
-            t,
-        ),
+        Finding::clamp(ids::ENERGY_HOLD_RETURN, reason, ENERGY_SLACK_S, t),
         now_ms,
     ))
 }
@@ -244,6 +247,32 @@ mod tests {
             verdict(&ctx, &snap, Command::Hold),
             Verdict::Approved(_)
         ));
+    }
+
+    /// Issue 30 item 14: the watchdog's hold, short of energy, stayed a hold when the return was
+    /// refused: a hold is the one answer that only burns battery.
+    #[test]
+    fn a_hold_short_of_energy_whose_return_is_refused_becomes_the_landing_here() {
+        // 3,600 W: a second of hover is 1 % of the 100 Wh pack. 400 m out at 50 m with 40 %:
+        // the return (40 s of cruise, then the landing) would end below the 10 % hard reserve
+        // and costs more than landing here; no site is reachable, so this is a forced landing.
+        let thirsty = crate::config::VehicleProfile {
+            hover_power_w: 3_600.0,
+            ..vehicle()
+        };
+        let ctx = GateContext::new(limits(), thirsty).unwrap();
+        let mut snap = hovering(400.0, 0.0, 50.0);
+        snap.battery.remaining_pct = 40.0;
+        for v in [
+            verdict(&ctx, &snap, Command::Hold),
+            evaluate_failsafe_in(&ctx, &snap, &Command::Hold, NOW),
+        ] {
+            let Verdict::Clamped { approved, findings } = &v else {
+                panic!("{v:?}")
+            };
+            assert_eq!(*approved.command(), Command::Land { site: None });
+            assert_eq!(findings[0].id, ids::ENERGY_HOLD_RETURN);
+        }
     }
 
     #[test]
