@@ -3,7 +3,8 @@
 //! at ≥ 0.5× the rate of parsing the bytes into a `serde_json::Value`.
 //!
 //! Each benchmark runs twice: under `episodes` (throughput in episodes/s) and under `bytes`
-//! (MB/s). Skips, with the reason printed, when `../shared/data` is absent.
+//! (MB/s). Skips, with the reason printed, when the published reference data (`data/` in the
+//! shared folder next to the project) is absent.
 
 use alpha3_core::episode::Episode;
 use alpha3_core::score::{EpisodeEval, ScoreOptions, Scorer, aggregate};

@@ -5,7 +5,8 @@
 //! keeps every earlier line.
 
 use crate::frames::Enu;
-use crate::link::LinkSample;
+use crate::gate::{Severity, VerdictOutcome};
+use crate::link::{LinkSample, SliceDecision};
 use crate::protocol::{Action, AgentTurn};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -84,14 +85,16 @@ pub enum Event {
     Verdict {
         turn: u32,
         action: u32,
-        outcome: String,
+        outcome: VerdictOutcome,
         findings: Vec<FindingRecord>,
     },
     /// The slice policy's decision on one action.
     SliceDecision {
         turn: u32,
         action: u32,
-        decision: String,
+        /// `send_now`, `switch_first:<slice>`, `buffer` or `defer`.
+        #[schemars(with = "String")]
+        decision: SliceDecision,
     },
     /// What the agent got back for one action.
     Observation {
@@ -160,7 +163,7 @@ pub fn is_failure_reason(reason: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FindingRecord {
     pub id: String,
-    pub severity: String,
+    pub severity: Severity,
     pub reason: String,
     pub limit: f64,
     pub measured: f64,
@@ -170,7 +173,7 @@ impl From<&crate::gate::Finding> for FindingRecord {
     fn from(f: &crate::gate::Finding) -> Self {
         Self {
             id: f.id.to_string(),
-            severity: format!("{:?}", f.severity).to_lowercase(),
+            severity: f.severity,
             reason: f.reason.to_string(),
             limit: recordable(f.limit),
             measured: recordable(f.measured),
@@ -329,6 +332,46 @@ mod tests {
                 .unwrap()
                 .starts_with(r#"{"v":1,"seq":0,"t_ms":0,"event":"watchdog""#)
         );
+    }
+
+    #[test]
+    fn typed_vocabularies_write_the_strings_records_always_had() {
+        let lines = [
+            line(
+                0,
+                Event::Verdict {
+                    turn: 1,
+                    action: 0,
+                    outcome: VerdictOutcome::Denied,
+                    findings: vec![FindingRecord {
+                        id: "gate.no_fly.inside".into(),
+                        severity: Severity::Deny,
+                        reason: "r".into(),
+                        limit: 0.0,
+                        measured: 1.5,
+                    }],
+                },
+            ),
+            line(
+                1,
+                Event::SliceDecision {
+                    turn: 1,
+                    action: 0,
+                    decision: SliceDecision::SwitchFirst(crate::link::Slice::Embb),
+                },
+            ),
+        ];
+        let text: String = lines.iter().map(to_json_line).collect();
+        assert_eq!(
+            text,
+            concat!(
+                r#"{"v":1,"seq":0,"t_ms":0,"event":"verdict","turn":1,"action":0,"outcome":"denied","findings":[{"id":"gate.no_fly.inside","severity":"deny","reason":"r","limit":0.0,"measured":1.5}]}"#,
+                "\n",
+                r#"{"v":1,"seq":1,"t_ms":100,"event":"slice_decision","turn":1,"action":0,"decision":"switch_first:eMBB"}"#,
+                "\n",
+            )
+        );
+        assert_eq!(parse_record(&text).unwrap().lines, lines.to_vec());
     }
 
     #[test]

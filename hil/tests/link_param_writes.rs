@@ -128,18 +128,9 @@ async fn a_named_protected_parameter_is_written_and_confirmed() {
 #[test]
 fn the_config_names_what_may_be_written() {
     let link = LinkConfig {
-        connect: "udpin:0.0.0.0:14540".into(),
-        system_id: 1,
-        component_id: 191,
         autopilot: AutopilotKind::Px4,
-        heartbeat_interval_ms: 1000,
-        gcs_heartbeat: true,
-        signing_key_env: None,
-        require_signing: false,
-        command_timeout_ms: 1500,
-        command_retries: 3,
-        required_failsafes: vec![],
         param_writes: [("NAV_DLL_ACT".to_string(), 2.0)].into_iter().collect(),
+        ..LinkConfig::companion_defaults("udpin:0.0.0.0:14540")
     };
     let cfg = SessionConfig::from_link_config(&link).unwrap();
     assert!(cfg.param_writes_allowed.check("NAV_DLL_ACT").is_ok());

@@ -7,7 +7,7 @@
 //! cargo run -p alpha3 --example llm_bench -- [MODEL.gguf] [--threads N] [--repeats N] [--json]
 //! ```
 
-use alpha3::policy::bench::{LlmBenchOptions, run};
+use alpha3::policy::llama::speed::{LlmBenchOptions, run};
 use anyhow::Context;
 use std::path::PathBuf;
 

@@ -17,3 +17,45 @@ pub const TABLE: &str = "Exit codes:\n  0  success\n  1  invalid input (validati
 pub fn code(c: u8) -> ExitCode {
     ExitCode::from(c)
 }
+
+/// Why a command ends: its exit code and what it prints, each line after the command's name.
+/// Every command that stops for a reason it can name ends through one of these.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    pub code: u8,
+    pub lines: Vec<String>,
+}
+
+impl Stop {
+    /// Prints the lines after `command` (`alpha3 fly`) and gives the exit code.
+    pub fn report(&self, command: &str) -> ExitCode {
+        for line in &self.lines {
+            eprintln!("{command}: {line}");
+        }
+        code(self.code)
+    }
+
+    /// The input was wrong (exit 1).
+    pub fn invalid(line: impl Into<String>) -> Self {
+        Self {
+            code: INVALID,
+            lines: vec![line.into()],
+        }
+    }
+
+    /// Bad command line (exit 2).
+    pub fn usage(line: impl Into<String>) -> Self {
+        Self {
+            code: USAGE,
+            lines: vec![line.into()],
+        }
+    }
+
+    /// A runtime failure (exit 3).
+    pub fn failure(line: impl Into<String>) -> Self {
+        Self {
+            code: FAILURE,
+            lines: vec![line.into()],
+        }
+    }
+}

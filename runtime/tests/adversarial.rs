@@ -115,8 +115,8 @@ impl Tally {
                     outcome,
                     findings,
                 } => {
-                    *self.verdicts.entry(outcome.clone()).or_default() += 1;
-                    if outcome == "denied" {
+                    *self.verdicts.entry(outcome.to_string()).or_default() += 1;
+                    if outcome.as_str() == "denied" {
                         for f in findings {
                             *self.denied_by.entry(f.id.clone()).or_default() += 1;
                         }
@@ -371,7 +371,7 @@ fn a_finding_with_an_infinite_measure_keeps_the_record_readable() {
         event: Event::Verdict {
             turn: 1,
             action: 0,
-            outcome: "denied".into(),
+            outcome: alpha3_core::gate::VerdictOutcome::Denied,
             findings: vec![FindingRecord::from(&finding), FindingRecord::from(&nan)],
         },
     };

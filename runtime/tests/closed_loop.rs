@@ -251,7 +251,7 @@ async fn diagnose_the_scripted_agent_per_scenario() {
                     outcome,
                     findings,
                     ..
-                } if outcome == "denied" || verbose => {
+                } if outcome.as_str() == "denied" || verbose => {
                     let f: Vec<String> = findings
                         .iter()
                         .map(|f| format!("{} ({:.1}/{:.1})", f.id, f.measured, f.limit))

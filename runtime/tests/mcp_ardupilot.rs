@@ -1,11 +1,12 @@
-//! `alpha3 mcp --connect` flying the real ArduCopter SITL (`../shared/ardupilot/build.sh`,
-//! which `scripts/test.sh` runs): a fresh SITL with wiped parameters is started, and the
-//! official Python MCP SDK's client flies the same session as on PX4 — tools listed, take-off,
-//! two waypoints, a schema failure, the gate's denial for a waypoint in a no-fly zone, the
-//! landing — every call through the gate and on to ArduPilot over MAVLink. The server must wait
-//! out ArduCopter's ~40 s before it can arm by reading what the autopilot says. The record names
-//! ArduPilot's SITL as a proven simulator, the config's parameter write as ArduPilot confirmed
-//! it, and the mission anchored where the vehicle stands, at the SITL's home.
+//! `alpha3 mcp --connect` flying the real ArduCopter SITL (built by the ArduPilot SITL source
+//! bundle's `ardupilot/build.sh` in the shared folder, which `scripts/test.sh` runs): a fresh SITL
+//! with wiped parameters is started, and the official Python MCP SDK's client flies the same
+//! session as on PX4 — tools listed, take-off, two waypoints, a schema failure, the gate's denial
+//! for a waypoint in a no-fly zone, the landing — every call through the gate and on to ArduPilot
+//! over MAVLink. The server must wait out ArduCopter's ~40 s before it can arm by reading what the
+//! autopilot says. The record names ArduPilot's SITL as a proven simulator, the config's parameter
+//! write as ArduPilot confirmed it, and the mission anchored where the vehicle stands, at the
+//! SITL's home.
 //!
 //! Without the SITL build or the MCP SDK the test skips with the reason; under `CI=true` it fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

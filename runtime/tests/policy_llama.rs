@@ -6,9 +6,9 @@
 //! skip with a reason, except in CI (`CI=true`), where a missing model is a failure.
 #![allow(clippy::unwrap_used)]
 
-use alpha3::policy::llama::{LlamaGenerator, LlamaOptions, LlamaRequest};
+use alpha3::policy::llama::{LlamaGenerator, LlamaOptions, LlamaRequest, speed};
 use alpha3::policy::synthetic::{first_context, next_situation};
-use alpha3::policy::{DecisionContext, LlmPolicy, Policy, bench};
+use alpha3::policy::{DecisionContext, LlmPolicy, Policy};
 use alpha3_core::protocol::{Action, AgentTurn, agent_turn_schema, catalogue};
 use alpha3_test_support::test_model;
 use serde_json::json;
@@ -96,7 +96,7 @@ async fn each_turn_evaluates_only_its_new_tokens() {
     let _g = SERIAL.lock().await;
     let Some(path) = test_model() else { return };
     let mut p = policy(path.clone());
-    let (decisions, wall_s) = bench::episode(&mut p, 4).await;
+    let (decisions, wall_s) = speed::episode(&mut p, 4).await;
     eprintln!("4 turns in {wall_s:.2} s");
     let first: Vec<_> = decisions.iter().map(|d| d.attempts[0].clone()).collect();
     assert_eq!(first[0].cached_tokens, 0, "a fresh cache holds nothing");

@@ -266,8 +266,8 @@ async fn fly<P: Policy>(
                 outcome,
                 ..
             } => {
-                *out.verdicts.entry(outcome.clone()).or_default() += 1;
-                if outcome != "denied" {
+                *out.verdicts.entry(outcome.to_string()).or_default() += 1;
+                if outcome.as_str() != "denied" {
                     approved.insert((*turn, *action));
                 }
             }

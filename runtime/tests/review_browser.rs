@@ -111,8 +111,8 @@ fn facts(record: &Path) -> Facts {
     for l in &parsed.lines {
         match &l.event {
             Event::Truth { .. } => f.truth += 1,
-            Event::Verdict { outcome, .. } if outcome == "denied" => f.denied += 1,
-            Event::Verdict { outcome, .. } if outcome == "clamped" => f.clamped += 1,
+            Event::Verdict { outcome, .. } if outcome.as_str() == "denied" => f.denied += 1,
+            Event::Verdict { outcome, .. } if outcome.as_str() == "clamped" => f.clamped += 1,
             Event::Watchdog { .. } => f.watchdog += 1,
             _ => {}
         }

@@ -57,7 +57,7 @@ async fn the_scripted_agent_flies_a_suite_against_a_px4_like_vehicle_over_udp() 
     assert!(matches!(events.last(), Some(Event::Score { .. })));
     let verdicts = events
         .iter()
-        .filter(|e| matches!(e, Event::Verdict { outcome, .. } if outcome != "denied"))
+        .filter(|e| matches!(e, Event::Verdict { outcome, .. } if outcome.as_str() != "denied"))
         .count();
     assert!(
         verdicts >= 1,

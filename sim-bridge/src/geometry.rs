@@ -31,18 +31,6 @@ pub fn distance_to_polygon_edges(p: [f64; 2], points: &[[f64; 2]]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// The horizontal centre of an area at scenario time `t_s` (moving cylinders move).
-pub fn area_center_at(area: &Area, t_s: f64) -> Option<[f64; 2]> {
-    match area {
-        Area::Polygon { .. } => None,
-        Area::Circle { center, .. } => Some(*center),
-        Area::Cylinder { center, vel_xy, .. } => {
-            let v = vel_xy.unwrap_or([0.0, 0.0]);
-            Some([center[0] + v[0] * t_s, center[1] + v[1] * t_s])
-        }
-    }
-}
-
 /// Signed horizontal margin of `p` in `area` at time `t_s`: positive inside (distance to the
 /// boundary), negative outside.
 pub fn horizontal_margin(area: &Area, p: [f64; 2], t_s: f64) -> f64 {
@@ -52,7 +40,7 @@ pub fn horizontal_margin(area: &Area, p: [f64; 2], t_s: f64) -> f64 {
             if point_in_polygon(p, points) { d } else { -d }
         }
         Area::Circle { radius_m, .. } | Area::Cylinder { radius_m, .. } => {
-            let c = area_center_at(area, t_s).unwrap_or([0.0, 0.0]);
+            let c = area.center_at(t_s).unwrap_or([0.0, 0.0]);
             radius_m - crate::vec3::hypot(p[0] - c[0], p[1] - c[1])
         }
     }

@@ -1,6 +1,6 @@
-//! The real UAVBench example (read in place from `../shared/data/`): it loads, runs, and
-//! reports its mission waypoints, zones and faults; its motor failure and loss window happen
-//! at their times.
+//! The real UAVBench example (read in place from the published reference data, `data/` in the
+//! shared folder next to the project): it loads, runs, and reports its mission waypoints, zones
+//! and faults; its motor failure and loss window happen at their times.
 #![allow(clippy::unwrap_used)]
 
 mod common;

@@ -6,8 +6,8 @@ use crate::skip::require_or_skip;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -61,10 +61,12 @@ impl LlamaServer {
             ),
             None => Stdio::null(),
         };
-        let stderr_path: PathBuf =
-            std::env::temp_dir().join(format!("alpha3-llama-server-{}-{port}.err", std::process::id()));
-        let stderr = File::create(&stderr_path)
-            .unwrap_or_else(|e| panic!("{}: {e}", stderr_path.display()));
+        let stderr_path: PathBuf = std::env::temp_dir().join(format!(
+            "alpha3-llama-server-{}-{port}.err",
+            std::process::id()
+        ));
+        let stderr =
+            File::create(&stderr_path).unwrap_or_else(|e| panic!("{}: {e}", stderr_path.display()));
         let child = Command::new(&py)
             .args(["-m", "llama_cpp.server", "--host", "127.0.0.1", "--port"])
             .arg(port.to_string())

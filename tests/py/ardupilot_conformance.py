@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""What alpha3 relies on in ArduCopter 4.7, checked on the wire with pymavlink. Run against the
-real ArduCopter SITL (../shared/ardupilot) and against `alpha3 sim-vehicle --autopilot
-ardupilot`: both must pass the same checks. Start it right after the vehicle was started: it
-checks the slow boot too.
+"""What alpha3 relies on in ArduCopter 4.7, checked on the wire with pymavlink. Run against the real
+ArduCopter SITL (built from the ArduPilot SITL source bundle in the shared folder) and against
+`alpha3 sim-vehicle --autopilot ardupilot`: both must pass the same checks. Start it right after the
+vehicle was started: it checks the slow boot too.
 
 Checks, in order (each one a key of "checks" in the JSON summary on stdout):
   boot           HEARTBEAT autopilot 3 (ARDUPILOTMEGA), type 2, system 1, component 1,

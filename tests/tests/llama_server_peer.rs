@@ -24,7 +24,10 @@ fn ggml_cpu_library() -> Option<PathBuf> {
     } else {
         require_or_skip(
             "llama-cpp-python",
-            &format!("not installed for {} (run scripts/setup.sh)", python_path().display()),
+            &format!(
+                "not installed for {} (run scripts/setup.sh)",
+                python_path().display()
+            ),
         );
         None
     }
@@ -43,7 +46,11 @@ fn the_llama_server_peer_is_built_without_cpu_specific_kernels() {
         lib.display()
     );
     // The instructions themselves: AMX tile loads and AVX-512's zmm registers.
-    let dump = Command::new("objdump").arg("-d").arg(&lib).output().unwrap();
+    let dump = Command::new("objdump")
+        .arg("-d")
+        .arg(&lib)
+        .output()
+        .unwrap();
     assert!(dump.status.success(), "objdump -d {}", lib.display());
     let text = String::from_utf8_lossy(&dump.stdout);
     let amx = text.matches("tileloadd").count();
@@ -84,9 +91,6 @@ fn a_llama_server_that_dies_is_reported_as_a_crash() {
     assert!(death.starts_with("crashed (signal 11, SIGSEGV)"), "{death}");
     let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.assert_alive()))
         .expect_err("a dead server must fail the test");
-    let text = panic
-        .downcast_ref::<String>()
-        .cloned()
-        .unwrap_or_default();
+    let text = panic.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(text.contains("crashed"), "{text}");
 }

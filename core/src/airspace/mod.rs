@@ -116,6 +116,27 @@ impl Area {
         }
     }
 
+    /// The horizontal centre at scenario time `t_s`, the one place a moving cylinder is moved:
+    /// `center + vel_xy·t_s` (each axis one multiply and one add, so the world and the score
+    /// agree to the bit); a static circle or cylinder stays at `center` whatever `t_s`. `None`
+    /// for a polygon.
+    pub fn center_at(&self, t_s: f64) -> Option<[f64; 2]> {
+        match self {
+            Area::Polygon { .. } => None,
+            Area::Circle { center, .. }
+            | Area::Cylinder {
+                center,
+                vel_xy: None,
+                ..
+            } => Some(*center),
+            Area::Cylinder {
+                center,
+                vel_xy: Some(v),
+                ..
+            } => Some([center[0] + v[0] * t_s, center[1] + v[1] * t_s]),
+        }
+    }
+
     /// Whether the horizontal point `p` is inside the area (a cylinder counts as its circle;
     /// a point on a polygon's edge may go either way).
     pub fn contains_xy(&self, p: [f64; 2]) -> bool {
@@ -159,6 +180,21 @@ mod tests {
         let cyl = Area::cylinder([5.0, 6.0], 7.0, 0.0, 50.0);
         assert_eq!(cyl.enclosing_circle(), Some(([5.0, 6.0], 7.0)));
         assert_eq!(Area::polygon(vec![]).enclosing_circle(), None);
+    }
+
+    #[test]
+    fn a_moving_cylinder_moves_and_the_rest_stay() {
+        let mut cyl = Area::cylinder([5.0, 6.0], 7.0, 0.0, 50.0);
+        assert_eq!(cyl.center_at(10.0), Some([5.0, 6.0]));
+        if let Area::Cylinder { vel_xy, .. } = &mut cyl {
+            *vel_xy = Some([1.5, -0.5]);
+        }
+        assert_eq!(cyl.center_at(10.0), Some([20.0, 1.0]));
+        assert_eq!(
+            Area::circle([1.0, 2.0], 3.0).center_at(9.0),
+            Some([1.0, 2.0])
+        );
+        assert_eq!(Area::polygon(vec![[0.0, 0.0]]).center_at(0.0), None);
     }
 
     #[test]

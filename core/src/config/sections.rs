@@ -220,6 +220,29 @@ pub struct LinkConfig {
     pub param_writes: std::collections::BTreeMap<String, f64>,
 }
 
+impl LinkConfig {
+    /// A companion computer's usual link to `connect`: system 1, component 191 (onboard
+    /// computer), the autopilot told by its HEARTBEAT, a GCS heartbeat each second, unsigned,
+    /// commands retried 3 times after 1.5 s — what a suite's policy without a `[link]` flies
+    /// a SITL with.
+    pub fn companion_defaults(connect: &str) -> Self {
+        Self {
+            connect: connect.into(),
+            system_id: 1,
+            component_id: 191,
+            autopilot: AutopilotKind::Auto,
+            heartbeat_interval_ms: 1000,
+            gcs_heartbeat: true,
+            signing_key_env: None,
+            require_signing: false,
+            command_timeout_ms: 1500,
+            command_retries: 3,
+            required_failsafes: Vec::new(),
+            param_writes: Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AutopilotKind {

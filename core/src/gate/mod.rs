@@ -69,4 +69,4 @@ pub use horizon::escape_lead_ms;
 pub use inputs::{PeerPlan, PlanKnot, Track, Tuning, Wind, WindLayer};
 pub use memory::{GateState, RateState};
 pub use time_to_breach::{Breach, time_to_breach};
-pub use verdict::{Finding, Findings, MAX_FINDINGS, Severity, Verdict};
+pub use verdict::{Finding, Findings, MAX_FINDINGS, Severity, Verdict, VerdictOutcome};

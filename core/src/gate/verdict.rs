@@ -3,10 +3,13 @@
 use super::approved::ApprovedCommand;
 use super::ids::{self, FindingKind};
 use crate::command::Command;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// How serious a finding is; the record spells it in snake case (`"deny"`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Recorded; the command passes unchanged.
@@ -87,6 +90,33 @@ pub(crate) fn push_finding(findings: &mut Findings, f: Finding) {
     let _ = findings.insert(at, f);
 }
 
+/// Which way the gate decided, without the command or the findings: what the record's verdict
+/// event keeps, spelt as the gate's verdict tags itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictOutcome {
+    Approved,
+    Clamped,
+    Denied,
+}
+
+impl VerdictOutcome {
+    /// The serialized spelling, for text that quotes the outcome.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            VerdictOutcome::Approved => "approved",
+            VerdictOutcome::Clamped => "clamped",
+            VerdictOutcome::Denied => "denied",
+        }
+    }
+}
+
+impl std::fmt::Display for VerdictOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The gate's decision on one command.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
@@ -114,11 +144,11 @@ impl Verdict {
         }
     }
 
-    pub fn outcome(&self) -> &'static str {
+    pub fn outcome(&self) -> VerdictOutcome {
         match self {
-            Verdict::Approved(_) => "approved",
-            Verdict::Clamped { .. } => "clamped",
-            Verdict::Denied(_) => "denied",
+            Verdict::Approved(_) => VerdictOutcome::Approved,
+            Verdict::Clamped { .. } => VerdictOutcome::Clamped,
+            Verdict::Denied(_) => VerdictOutcome::Denied,
         }
     }
 
@@ -165,5 +195,25 @@ mod tests {
         }
         push_finding(&mut fs, Finding::clamp("gate.a.clamp", "", 0.0, 0.0));
         assert!(fs.iter().all(|f| f.severity == Severity::Deny));
+    }
+
+    #[test]
+    fn outcomes_and_severities_keep_their_recorded_spelling() {
+        let denied = Verdict::denied(Finding::deny("gate.b.deny", "", 0.0, 0.0));
+        assert_eq!(denied.outcome(), VerdictOutcome::Denied);
+        // The record wrote these literals before the outcome was typed.
+        for (o, old) in [
+            (VerdictOutcome::Approved, "approved"),
+            (VerdictOutcome::Clamped, "clamped"),
+            (VerdictOutcome::Denied, "denied"),
+        ] {
+            assert_eq!(serde_json::to_value(o).unwrap(), old);
+            assert_eq!(o.as_str(), old);
+        }
+        // The record wrote `format!("{:?}", severity).to_lowercase()` before it was typed.
+        for s in [Severity::Info, Severity::Clamp, Severity::Deny] {
+            let old = format!("{s:?}").to_lowercase();
+            assert_eq!(serde_json::to_value(s).unwrap(), old.as_str());
+        }
     }
 }

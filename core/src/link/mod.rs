@@ -6,4 +6,6 @@ mod slice_policy;
 
 pub use monitor::{LinkCondition, LinkMonitor, LinkState, MonitorSettings};
 pub use sample::{HardThresholds, LinkSample, Slice};
-pub use slice_policy::{SliceDecision, TelemetryProfile, decide, telemetry_profile};
+pub use slice_policy::{
+    SliceDecision, TelemetryProfile, UnknownSliceDecision, decide, telemetry_profile,
+};

@@ -6,10 +6,14 @@ use super::monitor::{LinkCondition, LinkState};
 use super::sample::Slice;
 use crate::protocol::ToolClass;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
-/// What to do with one action now.
+/// What to do with one action now. Serialized as one string, as the record has always
+/// written it: `send_now`, `switch_first:<slice>` (the slice's published spelling), `buffer`,
+/// `defer`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "decision", content = "slice")]
+#[serde(into = "String", try_from = "String")]
 pub enum SliceDecision {
     /// Send on the current slice.
     SendNow,
@@ -19,6 +23,56 @@ pub enum SliceDecision {
     Buffer,
     /// Do not send it in this state; the agent is told it was deferred.
     Defer,
+}
+
+const SWITCH_FIRST: &str = "switch_first:";
+
+impl fmt::Display for SliceDecision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SliceDecision::SendNow => f.write_str("send_now"),
+            SliceDecision::SwitchFirst(s) => write!(f, "{SWITCH_FIRST}{s}"),
+            SliceDecision::Buffer => f.write_str("buffer"),
+            SliceDecision::Defer => f.write_str("defer"),
+        }
+    }
+}
+
+/// A string that is no [`SliceDecision`]'s spelling.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a slice decision: `{0}`")]
+pub struct UnknownSliceDecision(pub String);
+
+impl FromStr for SliceDecision {
+    type Err = UnknownSliceDecision;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let slice = |name: &str| Slice::ALL.into_iter().find(|s| s.as_str() == name);
+        match text {
+            "send_now" => Ok(SliceDecision::SendNow),
+            "buffer" => Ok(SliceDecision::Buffer),
+            "defer" => Ok(SliceDecision::Defer),
+            _ => text
+                .strip_prefix(SWITCH_FIRST)
+                .and_then(slice)
+                .map(SliceDecision::SwitchFirst)
+                .ok_or_else(|| UnknownSliceDecision(text.to_string())),
+        }
+    }
+}
+
+impl From<SliceDecision> for String {
+    fn from(d: SliceDecision) -> Self {
+        d.to_string()
+    }
+}
+
+impl TryFrom<String> for SliceDecision {
+    type Error = UnknownSliceDecision;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
 }
 
 /// Telemetry stream rates the link can afford (MAV_CMD_SET_MESSAGE_INTERVAL on a real link).
@@ -59,6 +113,31 @@ pub fn telemetry_profile(link: &LinkState) -> TelemetryProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decision_keeps_the_recorded_spelling() {
+        let all = [
+            (SliceDecision::SendNow, "send_now"),
+            (
+                SliceDecision::SwitchFirst(Slice::Urllc),
+                "switch_first:URLLC",
+            ),
+            (SliceDecision::SwitchFirst(Slice::Embb), "switch_first:eMBB"),
+            (SliceDecision::SwitchFirst(Slice::Mmtc), "switch_first:mMTC"),
+            (SliceDecision::Buffer, "buffer"),
+            (SliceDecision::Defer, "defer"),
+        ];
+        for (d, text) in all {
+            assert_eq!(serde_json::to_value(d).unwrap(), text);
+            assert_eq!(
+                serde_json::from_value::<SliceDecision>(text.into()).unwrap(),
+                d
+            );
+        }
+        for bad in ["send", "switch_first:", "switch_first:urllc", "defer "] {
+            assert!(bad.parse::<SliceDecision>().is_err(), "{bad}");
+        }
+    }
 
     fn link(condition: LinkCondition, slice: Slice) -> LinkState {
         LinkState {

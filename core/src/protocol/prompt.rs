@@ -7,6 +7,7 @@
 //! the agent's answer, so a local backend keeps its KV cache and evaluates only the new text.
 
 use super::catalogue::{ToolClass, ToolKind, ToolSpec};
+use super::tools::CommandStatus;
 use super::turn::AgentTurn;
 use crate::link::{HardThresholds, LinkSample};
 use crate::snapshot::{FixType, FlightMode, VehicleSnapshot};
@@ -56,6 +57,13 @@ pub struct ToolObservation {
     /// The tool (MCP) or task (A2A) it answers.
     pub name: String,
     pub result: Value,
+}
+
+impl ToolObservation {
+    /// The command outcome the result reports ([`CommandStatus::of`]: `None` when none).
+    pub fn status(&self) -> Option<CommandStatus> {
+        CommandStatus::of(&self.result)
+    }
 }
 
 /// What the runtime sees when it asks for a decision.

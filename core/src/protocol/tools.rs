@@ -4,6 +4,7 @@
 use crate::link::Slice;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A point in the local frame: metres east (x), north (y) and up (z) from home.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -137,6 +138,40 @@ pub enum CommandStatus {
     Buffered,
     /// The vehicle refused or did not confirm in time.
     Failed,
+}
+
+impl CommandStatus {
+    const ALL: [CommandStatus; 6] = [
+        CommandStatus::Completed,
+        CommandStatus::Accepted,
+        CommandStatus::Denied,
+        CommandStatus::Deferred,
+        CommandStatus::Buffered,
+        CommandStatus::Failed,
+    ];
+
+    /// The command outcome a tool's result reports in its `status`, the one reader of it.
+    ///
+    /// `None` when the result reports none: a reading (`get_telemetry`, …), an A2A answer
+    /// (its `"ok"`) or no result at all. `None` is neither done nor refused: whoever needs a
+    /// confirmed outcome (a leg flown) counts it as unconfirmed, whoever looks for refusals
+    /// as no refusal.
+    pub fn of(result: &Value) -> Option<Self> {
+        let text = result["status"].as_str()?;
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// The serialized spelling (`"denied"`, …), for text that quotes the status.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CommandStatus::Completed => "completed",
+            CommandStatus::Accepted => "accepted",
+            CommandStatus::Denied => "denied",
+            CommandStatus::Deferred => "deferred",
+            CommandStatus::Buffered => "buffered",
+            CommandStatus::Failed => "failed",
+        }
+    }
 }
 
 /// A gate finding as the agent sees it.
@@ -275,4 +310,31 @@ pub struct SwarmCoordinationAnswer {
     pub accepted: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignment: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_status_reads_back_as_it_serializes() {
+        for s in CommandStatus::ALL {
+            let text = serde_json::to_value(s).unwrap();
+            assert_eq!(text, s.as_str());
+            assert_eq!(CommandStatus::of(&json!({ "status": text })), Some(s));
+        }
+    }
+
+    #[test]
+    fn a_result_without_a_command_status_has_none() {
+        for r in [
+            json!({"pose": {}}),
+            json!({"status": "ok", "payload": {}}),
+            json!({"status": 3}),
+            Value::Null,
+        ] {
+            assert_eq!(CommandStatus::of(&r), None, "{r}");
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! episode's dialogue claims: observations come from executed tools, the mission outcome from
 //! the world's evaluator, violations from the truth trace.
 
+use crate::link::SliceDecision;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -11,8 +12,8 @@ pub struct ClosedLoop {
     /// Per dialogue turn, per action: whether the action executed (a gate denial, a failed
     /// command or a missing observation is `false`).
     pub executed: Vec<Vec<bool>>,
-    /// Per dialogue turn, per action: the slice policy's decision (`send`, `buffer`, `defer`, …).
-    pub slice_decisions: Vec<Vec<Option<String>>>,
+    /// Per dialogue turn, per action: the slice policy's decision.
+    pub slice_decisions: Vec<Vec<Option<SliceDecision>>>,
     /// The world's mission evaluator: every objective met.
     pub mission_complete: bool,
     /// The episode ended on a safety violation.
@@ -76,10 +77,11 @@ impl ClosedLoop {
     }
 
     /// The slice policy's decision on action `index` of dialogue turn `turn`.
-    pub fn slice_decision(&self, turn: usize, index: usize) -> Option<&str> {
+    pub fn slice_decision(&self, turn: usize, index: usize) -> Option<SliceDecision> {
         self.slice_decisions
             .get(turn)
             .and_then(|t| t.get(index))
-            .and_then(|d| d.as_deref())
+            .copied()
+            .flatten()
     }
 }

@@ -6,7 +6,8 @@
 use super::evidence::{ClosedLoop, SafetyCounts};
 use crate::episode::WorldState;
 use crate::episode::{Energy, Episode, EpisodeMeta, Observation, Speaker, Turn, UavState, Usage};
-use crate::link::LinkSample;
+use crate::gate::VerdictOutcome;
+use crate::link::{LinkSample, SliceDecision};
 use crate::protocol::Action;
 use crate::protocol::tools::Pose;
 use crate::record::{Event, ParsedRecord};
@@ -42,7 +43,7 @@ pub fn episode_from_record(record: &ParsedRecord) -> RecordEpisode {
 struct Builder {
     dialogue: Vec<Turn>,
     executed: Vec<Vec<bool>>,
-    decisions: Vec<Vec<Option<String>>>,
+    decisions: Vec<Vec<Option<SliceDecision>>>,
     by_turn: HashMap<u32, usize>,
     last_link: Option<LinkSample>,
     initial: Option<WorldState>,
@@ -114,14 +115,14 @@ impl Builder {
             }
             Event::Verdict {
                 outcome, findings, ..
-            } => count_verdict(&mut self.ev.safety, outcome, findings),
+            } => count_verdict(&mut self.ev.safety, *outcome, findings),
             Event::SliceDecision {
                 turn,
                 action,
                 decision,
             } => {
                 if let Some(slot) = self.slot(*turn, *action) {
-                    self.decisions[slot.0][slot.1] = Some(decision.clone());
+                    self.decisions[slot.0][slot.1] = Some(*decision);
                 }
             }
             Event::Observation {
@@ -272,17 +273,20 @@ impl Builder {
     }
 }
 
-fn count_verdict(s: &mut SafetyCounts, outcome: &str, findings: &[crate::record::FindingRecord]) {
+fn count_verdict(
+    s: &mut SafetyCounts,
+    outcome: VerdictOutcome,
+    findings: &[crate::record::FindingRecord],
+) {
     match outcome {
-        "approved" => s.approved += 1,
-        "clamped" => s.clamped += 1,
-        "denied" => {
+        VerdictOutcome::Approved => s.approved += 1,
+        VerdictOutcome::Clamped => s.clamped += 1,
+        VerdictOutcome::Denied => {
             s.denied += 1;
             for f in findings {
                 *s.denied_by_finding.entry(f.id.clone()).or_default() += 1;
             }
         }
-        _ => {}
     }
 }
 
@@ -291,6 +295,7 @@ mod tests {
     use super::super::{ScoreOptions, Scorer, Validity};
     use super::*;
     use crate::frames::Enu;
+    use crate::gate::Severity;
     use crate::link::Slice;
     use crate::protocol::AgentTurn;
     use crate::record::{FindingRecord, RECORD_VERSION, RecordLine};
@@ -377,16 +382,16 @@ mod tests {
             Event::Verdict {
                 turn: 1,
                 action: 0,
-                outcome: "approved".into(),
+                outcome: VerdictOutcome::Approved,
                 findings: vec![],
             },
             Event::Verdict {
                 turn: 1,
                 action: 1,
-                outcome: "denied".into(),
+                outcome: VerdictOutcome::Denied,
                 findings: vec![FindingRecord {
                     id: "gate.state.sensor_off".into(),
-                    severity: "deny".into(),
+                    severity: Severity::Deny,
                     reason: "sensor not active".into(),
                     limit: 0.0,
                     measured: 0.0,

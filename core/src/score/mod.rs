@@ -1,6 +1,6 @@
-//! The α3 scorer (`../shared/ALPHA3.md`; the version in [`MetricVersion`], default
-//! [`crate::METRIC_VERSION`]): six per-episode pillars, α3(e), and the reliability-adjusted run
-//! aggregation.
+//! The α3 scorer (the metric's definition is `ALPHA3.md` in the shared folder next to the
+//! project; the version in [`MetricVersion`], default [`crate::METRIC_VERSION`]): six
+//! per-episode pillars, α3(e), and the reliability-adjusted run aggregation.
 //!
 //! One scorer, two inputs. A published AlphaBench episode is scored from what its file says; a
 //! closed-loop flight record is first turned into the same [`Episode`](crate::episode::Episode)

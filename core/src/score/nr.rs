@@ -14,7 +14,7 @@
 use super::classify::{class_of, winds_down};
 use super::evidence::ClosedLoop;
 use crate::episode::{Episode, Speaker};
-use crate::link::HardThresholds;
+use crate::link::{HardThresholds, SliceDecision};
 use crate::protocol::{ToolClass, ToolSpec};
 
 /// NR of one episode.
@@ -53,7 +53,7 @@ pub fn network_robustness(
                 .all(|(i, (a, c))| {
                     let held = closed_loop
                         .and_then(|ev| ev.slice_decision(t, i))
-                        .is_some_and(|d| d.starts_with("buffer") || d.starts_with("defer"));
+                        .is_some_and(|d| matches!(d, SliceDecision::Buffer | SliceDecision::Defer));
                     *c != ToolClass::Sensing || winds_down(a.name()) || held
                 });
             safe_agent += usize::from(safe);
@@ -141,7 +141,7 @@ mod tests {
         a2.net = Some(hard_net(Slice::Urllc));
         let e = episode(vec![a2, user(vec![])]);
         let ev = ClosedLoop {
-            slice_decisions: vec![vec![Some("defer".into())], vec![]],
+            slice_decisions: vec![vec![Some(SliceDecision::Defer)], vec![]],
             ..ClosedLoop::default()
         };
         let cat = catalogue();

@@ -233,20 +233,15 @@ fn contains(area: &Area, f: &Fix) -> Option<bool> {
             center, radius_m, ..
         } => Some((f.x - center[0]).hypot(f.y - center[1]) <= *radius_m),
         Area::Cylinder {
-            center,
             radius_m,
             floor_m,
             ceiling_m,
             vel_xy,
             ..
         } => {
-            let c = match vel_xy {
-                Some(v) => {
-                    let t = f.time_s?;
-                    [center[0] + v[0] * t, center[1] + v[1] * t]
-                }
-                None => *center,
-            };
+            // A static zone is where it is at any time; a moving one needs the fix's time.
+            let t = if vel_xy.is_some() { f.time_s? } else { 0.0 };
+            let c = area.center_at(t)?;
             let inside = (f.x - c[0]).hypot(f.y - c[1]) <= *radius_m;
             Some(inside && f.z >= *floor_m && f.z <= *ceiling_m)
         }

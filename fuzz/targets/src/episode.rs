@@ -5,9 +5,9 @@
 //! alone and aggregated, are numbers in [0, 1].
 
 use crate::bytes::text;
-use crate::record::scorer;
+use crate::scoring::{check_pillars, scorer};
 use alpha3_core::episode::{Episode, structure_problems};
-use alpha3_core::score::{EpisodeEval, aggregate};
+use alpha3_core::score::aggregate;
 
 pub fn run(data: &[u8]) {
     let Some(text) = text(data) else { return };
@@ -24,24 +24,4 @@ pub fn run(data: &[u8]) {
     check_pillars(&eval);
     let (_summary, scored) = aggregate(std::slice::from_ref(&eval));
     assert_eq!(scored.len(), 1, "one episode in, one scored episode out");
-}
-
-/// Every pillar of a valid episode is a number in [0, 1] (ALPHA3.md); an invalid one is not
-/// averaged, but must still not be NaN.
-pub(crate) fn check_pillars(eval: &EpisodeEval) {
-    let p = eval.pillars(1.0);
-    for (name, x) in [
-        ("TO", p.to),
-        ("SP", p.sp),
-        ("TC", p.tc),
-        ("IQ", p.iq),
-        ("NR", p.nr),
-        ("CC", p.cc),
-    ] {
-        assert!(
-            (0.0..=1.0).contains(&x),
-            "pillar {name} is {x} ({:?})",
-            eval.validity
-        );
-    }
 }

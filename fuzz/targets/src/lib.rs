@@ -14,6 +14,7 @@ pub mod mavlink_session;
 pub mod operator_line;
 pub mod record;
 pub mod scenario_rules;
+mod scoring;
 pub mod translate;
 pub mod turn_parser;
 

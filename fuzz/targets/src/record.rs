@@ -5,18 +5,10 @@
 //! back equal; the scorer's pillars of a readable record are numbers in [0, 1].
 
 use crate::bytes::text;
+use crate::scoring::{check_pillars, scorer};
 use alpha3_core::document::{DocumentKind, check_text};
 use alpha3_core::record::{RecordLine, parse_record, to_json_line};
-use alpha3_core::score::{ScoreOptions, Scorer, episode_from_record};
-use std::sync::OnceLock;
-
-pub(crate) fn scorer() -> &'static Scorer {
-    static SCORER: OnceLock<Scorer> = OnceLock::new();
-    SCORER.get_or_init(|| match Scorer::new(ScoreOptions::default()) {
-        Ok(s) => s,
-        Err(e) => panic!("the scorer does not build: {e}"),
-    })
-}
+use alpha3_core::score::episode_from_record;
 
 pub fn run(data: &[u8]) {
     let Some(text) = text(data) else { return };
@@ -33,5 +25,5 @@ pub fn run(data: &[u8]) {
     }
     let _ = episode_from_record(&record);
     let eval = scorer().evaluate_record(&record);
-    crate::episode::check_pillars(&eval);
+    check_pillars(&eval);
 }

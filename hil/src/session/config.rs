@@ -142,20 +142,7 @@ mod tests {
     use super::*;
 
     fn link() -> LinkConfig {
-        LinkConfig {
-            connect: "udpin:0.0.0.0:14540".into(),
-            system_id: 1,
-            component_id: 191,
-            autopilot: AutopilotKind::Auto,
-            heartbeat_interval_ms: 1000,
-            gcs_heartbeat: true,
-            signing_key_env: None,
-            require_signing: false,
-            command_timeout_ms: 1500,
-            command_retries: 3,
-            required_failsafes: vec![],
-            param_writes: Default::default(),
-        }
+        LinkConfig::companion_defaults("udpin:0.0.0.0:14540")
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::surroundings::Surroundings;
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
-use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate};
+use alpha3_core::gate::{GateContext, GateState, Verdict, VerdictOutcome, evaluate};
 use alpha3_core::link::{LinkState, SliceDecision, decide};
 use alpha3_core::protocol::tools::{
     CaptureArgs, CheckGeofenceArgs, CommandResult, CommandStatus, FindingObservation, HoldArgs,
@@ -28,7 +28,7 @@ pub struct ActionOutcome {
     /// Record events in order: verdicts, slice decision, observation.
     pub events: Vec<Event>,
     /// Gate verdicts seen (one per command; `takeoff` may need arm and take-off).
-    pub verdicts: Vec<&'static str>,
+    pub verdicts: Vec<VerdictOutcome>,
     /// A command that moves the vehicle was accepted: let it complete before the next action.
     pub moved: bool,
     /// An approved hold with a duration: let this much world time pass before the next action.
@@ -80,7 +80,7 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
         out.events.push(Event::SliceDecision {
             turn,
             action: index,
-            decision: slice_text(decision),
+            decision,
         });
         match decision {
             SliceDecision::Defer | SliceDecision::Buffer => {
@@ -265,7 +265,7 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
         out.events.push(Event::Verdict {
             turn,
             action: index,
-            outcome: verdict.outcome().to_string(),
+            outcome: verdict.outcome(),
             findings: verdict.findings().iter().map(FindingRecord::from).collect(),
         });
         let findings: Vec<FindingObservation> = verdict
@@ -326,15 +326,6 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
 
 fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
-}
-
-fn slice_text(d: SliceDecision) -> String {
-    match d {
-        SliceDecision::SendNow => "send_now".into(),
-        SliceDecision::SwitchFirst(s) => format!("switch_first:{s}"),
-        SliceDecision::Buffer => "buffer".into(),
-        SliceDecision::Defer => "defer".into(),
-    }
 }
 
 fn observation(turn: u32, index: u32, out: &ActionOutcome) -> Event {

@@ -27,10 +27,10 @@ mod episode;
 mod execute;
 mod failsafe_step;
 mod flight;
+mod halt;
 mod handover;
 mod linked;
 pub mod onboard;
-mod stop;
 mod surroundings;
 mod traffic;
 

@@ -49,17 +49,31 @@ pub async fn fly(
     let mut recorder = Recorder::create(&part)?.without_sync();
     recorder.append(world.now_ms(), header_event(&identity, &p.config, &initial))?;
     run_episode(&mut world, policy, &mut gate, &settings, &mut recorder).await?;
-    let record = read_record(&part)?;
+    let end_ms = world.now_ms();
+    close_record(recorder, &part, records, &ep.id, scorer, end_ms)
+}
+
+/// Scores the record just written at `part` (read back from the file), appends the score as
+/// its last line at `end_ms` and renames it into place as `records/<id>.jsonl`.
+pub(crate) fn close_record(
+    mut recorder: Recorder,
+    part: &Path,
+    records: &Path,
+    id: &str,
+    scorer: &alpha3_core::score::Scorer,
+    end_ms: u64,
+) -> Result<EpisodeResult, BenchError> {
+    let record = read_record(part)?;
     let result =
         EpisodeResult::from_record(scorer, &record).ok_or_else(|| BenchError::Episode {
-            id: ep.id.clone(),
+            id: id.to_string(),
             message: "the record has no header".into(),
         })?;
-    recorder.append(world.now_ms(), result.score_event())?;
+    recorder.append(end_ms, result.score_event())?;
     recorder.flush()?;
     drop(recorder);
-    let done = record_path(records, &ep.id);
-    std::fs::rename(&part, &done).map_err(|e| BenchError::io(&done, e))?;
+    let done = record_path(records, id);
+    std::fs::rename(part, &done).map_err(|e| BenchError::io(&done, e))?;
     Ok(result)
 }
 

@@ -13,6 +13,7 @@
 //! with core's scorer), in episode-id order, so an interrupted and resumed run, a sharded and
 //! merged run and an uninterrupted run report the same figures.
 
+pub mod autopilot;
 pub mod episode;
 pub mod episode_pages;
 pub mod export;
@@ -24,6 +25,7 @@ pub mod outputs;
 pub mod plan;
 pub mod plan_file;
 pub mod plot;
+pub mod policies;
 pub mod progress;
 pub mod report;
 pub mod results;
@@ -31,6 +33,7 @@ pub mod resume;
 pub mod scheduler;
 pub mod shard;
 pub mod suite;
+pub mod target;
 pub mod worker;
 
 use crate::recorder::RecorderError;
@@ -40,6 +43,7 @@ pub use plan::{PlannedEpisode, plan};
 pub use results::EpisodeResult;
 pub use shard::Shard;
 pub use suite::Suite;
+pub use target::{Autopilot, Autopilots, Target};
 
 /// Why a bench run stopped.
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +62,13 @@ pub enum BenchError {
     Record(#[from] RecorderError),
     #[error("episode {id}: {message}")]
     Episode { id: String, message: String },
+    /// An autopilot would not be flown (not proven a simulator, not ready, …).
+    #[error("episode {id}: {refusal}")]
+    Refused {
+        id: String,
+        #[source]
+        refusal: crate::agent::onboard::Refusal,
+    },
     #[error("policy {name}: {message}")]
     Policy { name: String, message: String },
     #[error("worker: {0}")]
@@ -92,26 +103,41 @@ impl BenchError {
                 | Self::Policy { .. }
                 | Self::Merge(_)
                 | Self::Inputs(_)
-        )
+        ) || matches!(self, Self::Refused { refusal, .. } if refusal.is_invalid_input())
     }
+}
+
+/// Where a run's suite comes from.
+#[derive(Debug, Clone)]
+pub enum SuiteSource {
+    /// A suite file.
+    File(PathBuf),
+    /// A suite made on the command line (`sitl --scenario … --config …`).
+    Made(Box<Suite>),
 }
 
 /// How to run a suite.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
-    pub suite: PathBuf,
+    pub suite: SuiteSource,
+    /// Where the episodes are flown.
+    pub target: Target,
     pub out: PathBuf,
     pub shard: Shard,
     /// Overrides the suite's `concurrency`.
     pub concurrency: Option<usize>,
     /// Draw the progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// Print a line per episode as it ends (`sitl`: episodes take minutes each).
+    pub report_each: bool,
     /// Give up on an episode running longer than this (default: [`worker::stall_limit`]).
     pub stall_limit: Option<std::time::Duration>,
     /// Delete the records of an earlier run in `out` first (see [`inputs::claim`]).
     pub fresh: bool,
     /// The metric the episodes are scored under.
     pub metric: alpha3_core::score::MetricVersion,
+    /// The report's title (default: the suite's name and shard).
+    pub title: Option<String>,
 }
 
 /// What a run did.
@@ -133,16 +159,21 @@ pub struct RunSummary {
     pub elapsed_s: f64,
     pub report: PathBuf,
     pub board: crate::score::Leaderboard,
+    /// Every episode's result, in episode-id order (resumed ones included).
+    pub results: Vec<EpisodeResult>,
 }
 
 /// Runs (or resumes) a suite and writes every output.
 pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
     let started = std::time::Instant::now();
-    let suite = Suite::load(&options.suite)?;
+    let suite = match &options.suite {
+        SuiteSource::File(path) => Suite::load(path)?,
+        SuiteSource::Made(suite) => (**suite).clone(),
+    };
     let plan = plan::plan(&suite, options.shard);
     inputs::claim(
         &options.out,
-        &inputs::Inputs::of("bench", &suite, options.metric),
+        &inputs::Inputs::of(options.target.kind(), &suite, options.metric),
         options.fresh,
     )?;
     plan_file::write(
@@ -154,7 +185,9 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         worker::scorer_for(options.metric).map_err(|e| BenchError::Worker(e.to_string()))?;
     let state = resume::prepare(&records, &plan, &scorer)?;
     let concurrency = options
-        .concurrency
+        .target
+        .vehicles()
+        .or(options.concurrency)
         .unwrap_or(suite.bench.concurrency as usize)
         .max(1);
     let mut bar = progress::Progress::with_output(
@@ -163,7 +196,7 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
     );
     let stall_limit = options
         .stall_limit
-        .unwrap_or_else(|| worker::stall_limit(&suite));
+        .unwrap_or_else(|| worker::stall_limit(&suite, &options.target));
     let flown = worker::run_all(
         &suite,
         &plan,
@@ -173,8 +206,14 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
             concurrency,
             stall_limit,
             metric: options.metric,
+            target: options.target.clone(),
         },
-        |r| bar.tick(r.eval.success),
+        |r| {
+            bar.tick(r.eval.success);
+            if options.report_each {
+                report_one(r);
+            }
+        },
     );
     bar.finish();
     let flown = flown?;
@@ -190,10 +229,10 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         metric_version: options.metric.as_str().into(),
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
     };
-    let title = if options.shard == Shard::WHOLE {
-        format!("α3 bench — {}", suite.bench.name)
-    } else {
-        format!("α3 bench — {} (shard {})", suite.bench.name, options.shard)
+    let title = match (&options.title, options.shard == Shard::WHOLE) {
+        (Some(title), _) => title.clone(),
+        (None, true) => format!("α3 bench — {}", suite.bench.name),
+        (None, false) => format!("α3 bench — {} (shard {})", suite.bench.name, options.shard),
     };
     let board = outputs::write(
         &options.out,
@@ -203,6 +242,7 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         Some(&manifest),
         options.metric,
     )?;
+    results.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(RunSummary {
         suite: suite.bench.name.clone(),
         planned: plan.len(),
@@ -215,5 +255,22 @@ pub fn run(options: &RunOptions) -> Result<RunSummary, BenchError> {
         elapsed_s: started.elapsed().as_secs_f64(),
         report: options.out.join("report.html"),
         board,
+        results,
     })
+}
+
+/// One line for an episode that ended.
+fn report_one(r: &EpisodeResult) {
+    eprintln!(
+        "  {}: {} ({}, task outcome {:.2}, safety {:.2})",
+        r.id,
+        if r.eval.success {
+            "mission complete"
+        } else {
+            "not complete"
+        },
+        r.reason.as_deref().unwrap_or("?"),
+        r.eval.to,
+        r.eval.sp
+    );
 }

@@ -16,13 +16,13 @@
 
 use super::BenchError;
 use super::episode::fly;
-use super::episode::setup;
 use super::failure::{injected_panic, panic_text, record_failure};
 use super::plan::PlannedEpisode;
+use super::policies::{Build, build, per_episode, policy_kind};
 use super::results::EpisodeResult;
 use super::suite::Suite;
-use crate::policy::{EpisodeBrief, Policy, from_config};
-use alpha3_core::config::PolicyBackend;
+use super::target::Target;
+use crate::policy::Policy;
 use alpha3_core::score::{MetricVersion, ScoreOptions, Scorer};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
@@ -70,18 +70,21 @@ struct Shared {
     pending: Vec<usize>,
     records: PathBuf,
     metric: MetricVersion,
+    target: Target,
     next: AtomicUsize,
     stop: AtomicBool,
     /// Per worker: the episode it is flying and since when.
     busy: Vec<Mutex<Option<(String, Instant)>>>,
 }
 
-/// How [`run_all`] runs: worker threads, the stall limit and the metric episodes are scored under.
-#[derive(Debug, Clone, Copy)]
+/// How [`run_all`] runs: worker threads, the stall limit, the metric episodes are scored under
+/// and where they are flown (worker `k` flies on autopilot `k`).
+#[derive(Debug, Clone)]
 pub struct Pace {
     pub concurrency: usize,
     pub stall_limit: Duration,
     pub metric: MetricVersion,
+    pub target: Target,
 }
 
 /// Flies `pending` (indices into `plan`) on `concurrency` threads; `on_result` sees every
@@ -101,6 +104,7 @@ pub fn run_all(
         concurrency,
         stall_limit,
         metric,
+        target,
     } = pace;
     let workers = concurrency.clamp(1, pending.len().max(1));
     let shared = Arc::new(Shared {
@@ -109,6 +113,7 @@ pub fn run_all(
         pending: pending.to_vec(),
         records: records.to_path_buf(),
         metric,
+        target,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         busy: (0..workers).map(|_| Mutex::new(None)).collect(),
@@ -260,7 +265,14 @@ fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Message>) {
                         }
                     },
                 };
-                fly(suite, ep, policy, &shared.records, &scorer).await
+                match &shared.target {
+                    Target::BuiltIn => fly(suite, ep, policy, &shared.records, &scorer).await,
+                    Target::Autopilots(a) => {
+                        let vehicle = &a.vehicles[w % a.vehicles.len()];
+                        let records = &shared.records;
+                        super::autopilot::fly(suite, ep, policy, records, &scorer, a, vehicle).await
+                    }
+                }
             })
         }));
         let failed = match flight {
@@ -299,57 +311,20 @@ fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Message>) {
     }
 }
 
-enum Build {
-    PerEpisode,
-    PerWorker,
-}
-
-fn policy_kind(suite: &Suite, policy: usize) -> Build {
-    match suite.policies[policy]
-        .config
-        .policy
-        .as_ref()
-        .map(|p| p.backend)
-    {
-        Some(PolicyBackend::Llama | PolicyBackend::Openai) => Build::PerWorker,
-        _ => Build::PerEpisode,
+/// How long one episode may take before the run gives up on it: every turn's decision
+/// deadline for every attempt, twice over, and at least ten minutes; on an autopilot, twice
+/// that (its flight runs in real time) and the waits for it to be ready and at the start.
+pub fn stall_limit(suite: &Suite, target: &Target) -> Duration {
+    let decisions = decisions_limit(suite);
+    match target {
+        Target::BuiltIn => decisions,
+        Target::Autopilots(a) => {
+            2 * decisions + Duration::from_secs(a.ready_timeout_s + 2 * a.start_timeout_s)
+        }
     }
 }
 
-/// The policy of `ep`, built for that episode.
-pub(crate) fn per_episode(
-    suite: &Suite,
-    ep: &PlannedEpisode,
-) -> Result<Box<dyn Policy>, BenchError> {
-    let (settings, vehicle) = setup(suite, ep)?;
-    let brief = EpisodeBrief {
-        scenario: &suite.scenarios[ep.scenario].scenario,
-        settings: &settings,
-        vehicle: &vehicle,
-    };
-    build(suite, ep.policy, Some(&brief))
-}
-
-/// The policy `policy` of the suite; `episode` is the episode it is built for, if only one.
-fn build(
-    suite: &Suite,
-    policy: usize,
-    episode: Option<&EpisodeBrief<'_>>,
-) -> Result<Box<dyn Policy>, BenchError> {
-    let p = &suite.policies[policy];
-    let cfg = p.config.policy.as_ref().ok_or_else(|| BenchError::Policy {
-        name: p.name.clone(),
-        message: "no [policy] section".into(),
-    })?;
-    from_config(cfg, &p.base_dir, episode).map_err(|e| BenchError::Policy {
-        name: p.name.clone(),
-        message: e.to_string(),
-    })
-}
-
-/// How long one episode may take before the run gives up on it: every turn's decision
-/// deadline for every attempt, twice over, and at least ten minutes.
-pub fn stall_limit(suite: &Suite) -> Duration {
+fn decisions_limit(suite: &Suite) -> Duration {
     let worst = suite
         .policies
         .iter()

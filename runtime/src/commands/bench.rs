@@ -117,14 +117,17 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         (args.out.clone(), args.concurrency)
     };
     let summary = bench::run(&RunOptions {
-        suite: suite.clone(),
+        suite: bench::SuiteSource::File(suite.clone()),
+        target: bench::Target::BuiltIn,
         out,
         shard,
         concurrency,
         progress: !args.quiet,
+        report_each: false,
         stall_limit: args.episode_timeout_s.map(std::time::Duration::from_secs),
         fresh: args.fresh,
         metric: args.metric,
+        title: None,
     })?;
     let rate = summary.flown as f64 / summary.elapsed_s.max(1e-9);
     let mut redone = String::new();

@@ -15,12 +15,12 @@
 //! line is cut), notes the restart, holds the vehicle and flies on in the same record; a record
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
-use super::vehicle_connect::{
-    Connected, Stop, VehicleRequest, check_address, connect_vehicle, free_tlog_path,
+use crate::agent::onboard::{
+    BatterySource, EpisodeKit, LeftInAir, OnboardEnd, OnboardKit, Refusal, VehicleRequest,
+    check_address, connect_vehicle, episode_kit, fly_policy, free_tlog_path, run_onboard,
 };
-use crate::agent::onboard::{foreign_note, mission};
-use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
-use crate::exit;
+use crate::agent::{LinkedVehicle, OperatorSource, Sources};
+use crate::exit::{self, Stop};
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
 use crate::recorder::{Recorder, is_complete};
@@ -105,13 +105,16 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         allow_real_vehicle: args.allow_real_vehicle,
         allow_unsigned: args.allow_unsigned,
         ready_timeout_s: args.ready_timeout_s,
+        start_timeout_s: args.ready_timeout_s,
         tlog: None,
+        left_in_air: LeftInAir::Keep,
+        battery: BatterySource::Autopilot,
     };
     // The real-vehicle gate and the unsigned-link check, on the address alone: nothing is
     // opened if they fail.
     let address = match check_address(&request) {
         Ok(a) => a,
-        Err(stop) => return Ok(stop.report("alpha3 fly")),
+        Err(refusal) => return Ok(Stop::from(refusal).report("alpha3 fly")),
     };
     let scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
         Ok(s) => s,
@@ -155,22 +158,29 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         return Ok(exit::code(exit::INVALID));
     }
     request.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
-    let Connected {
-        link,
-        anchor,
-        flown,
-        note,
-    } = match connect_vehicle(&request, address, &scenario, "alpha3 fly").await? {
+    let connected = match connect_vehicle(&request, address, &scenario, "alpha3 fly").await {
         Ok(v) => v,
-        Err(stop) => return Ok(stop.report("alpha3 fly")),
+        Err(refusal) => return Ok(Stop::from(refusal).report("alpha3 fly")),
     };
-    let m = mission(&config, &flown, args.seed, base_dir, None, anchor.origin)?;
-    let crate::agent::onboard::Mission {
+    let EpisodeKit {
         world,
-        mut gate,
+        gate,
         settings,
         mut policy,
-    } = m;
+    } = match episode_kit(
+        &config,
+        &connected.flown,
+        args.seed,
+        base_dir,
+        None,
+        connected.anchor.origin,
+    ) {
+        Ok(kit) => kit,
+        Err(e) => {
+            connected.link.close().await;
+            return Err(e.into());
+        }
+    };
     let resumed = record.exists();
     let mut recorder = if resumed {
         let (r, parsed) = Recorder::resume(&record)?;
@@ -197,48 +207,44 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
             metric: args.metric,
         },
         &config,
-        &initial_state(&flown, &link.snapshot(), band),
+        &initial_state(&connected.flown, &connected.link.snapshot(), band),
     );
     if let Event::Header { config, .. } = &mut header
         && let Some(map) = config.as_object_mut()
     {
-        map.insert("vehicle_link".into(), note);
+        map.insert("vehicle_link".into(), connected.note.to_value());
     }
     let channel = OperatorChannel::open(!args.no_stdin, socket.as_ref())
         .await
         .context("opening the operator channel")?;
-    let mut side = LinkedVehicle::new(
-        link,
-        world,
-        OperatorSource::Channel {
-            channel,
-            wait: Duration::from_millis(args.operator_wait_ms),
-        },
-        Sources::Onboard,
-    );
-    if resumed {
-        restart_hold(&mut side, &mut recorder).await?;
-    } else {
+    if !resumed {
         recorder.append(0, header)?;
         recorder.flush()?;
     }
-    policy.warm_up().await;
-    let outcome = run_episode_on(
-        &mut side,
-        policy.as_mut(),
-        &mut gate,
-        &settings,
-        &mut recorder,
-    )
+    let kit = OnboardKit {
+        vehicle: connected,
+        world,
+        gate,
+        settings,
+        recorder: &mut recorder,
+        operator: OperatorSource::Channel {
+            channel,
+            wait: Duration::from_millis(args.operator_wait_ms),
+        },
+        sources: Sources::Onboard,
+    };
+    let OnboardEnd {
+        driven: outcome,
+        foreign,
+        refused,
+        ..
+    } = run_onboard(kit, async |side, gate, settings, recorder| {
+        if resumed {
+            restart_hold(side, recorder).await?;
+        }
+        anyhow::Ok(fly_policy(policy.as_mut(), side, gate, settings, recorder).await?)
+    })
     .await?;
-    if let Some(unheard) = side.close_operator().await.event() {
-        recorder.append(side.now_ms(), unheard)?;
-        recorder.flush()?;
-    }
-    let (link, _) = side.into_parts();
-    let status = link.status();
-    let refused = link.refusal();
-    link.close().await;
     eprintln!(
         "alpha3 fly: {} after {} turns ({} tool actions, {} tokens); record: {}",
         outcome.reason,
@@ -247,12 +253,14 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         outcome.tokens,
         record.display()
     );
-    if let Some(note) = foreign_note(&status) {
+    if let Some(note) = foreign {
         eprintln!("alpha3 fly: {note}");
     }
     if let Some(why) = refused {
-        let stop = Stop::not_simulated(&format!("after the autopilot came back: {why}"));
-        return Ok(stop.report("alpha3 fly"));
+        let refusal = Refusal::NotSimulated {
+            reason: format!("after the autopilot came back: {why}"),
+        };
+        return Ok(Stop::from(refusal).report("alpha3 fly"));
     }
     Ok(exit::code(exit::OK))
 }

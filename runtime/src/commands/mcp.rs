@@ -4,16 +4,17 @@
 //! With `--scenario` alone the vehicle is the built-in world; with `--connect` it is a flight
 //! controller over MAVLink (`sim-vehicle`, PX4 or ArduPilot SITL, or, with
 //! `--allow-real-vehicle`, a real autopilot), connected, checked, parameterised and anchored
-//! as `fly` does (`commands/vehicle_connect.rs`), the scenario giving the airspace and the
+//! as `fly` does (`agent/onboard/connect.rs`), the scenario giving the airspace and the
 //! mission. The record is `OUT/records/<episode-id>.jsonl`, the link's telemetry log
 //! `OUT/tlogs/<episode-id>.tlog`; `alpha3 score` scores the record.
 
-use super::vehicle_connect::{
-    Connected, Stop, VehicleRequest, check_address, connect_vehicle, free_tlog_path,
+use crate::agent::onboard::{
+    BatterySource, LeftInAir, OnboardEnd, OnboardKit, Refusal, VehicleRequest, check_address,
+    connect_vehicle, free_tlog_path, run_onboard,
 };
-use crate::agent::{LinkedVehicle, OperatorSource, Sources};
+use crate::agent::{OperatorSource, Sources};
 use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
-use crate::exit;
+use crate::exit::{self, Stop};
 use crate::mcp::listen;
 use crate::mcp::session::{Episode, Transport, run as run_session};
 use crate::mcp::view::{SessionView, Status};
@@ -304,60 +305,68 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
         allow_real_vehicle: args.allow_real_vehicle,
         allow_unsigned: args.allow_unsigned,
         ready_timeout_s: args.ready_timeout_s,
+        start_timeout_s: args.ready_timeout_s,
         tlog: p
             .record
             .parent()
             .and_then(Path::parent)
             .map(|out| free_tlog_path(&out.join("tlogs"), &p.episode_id)),
+        left_in_air: LeftInAir::Keep,
+        battery: BatterySource::Autopilot,
     };
     let connected = match check_address(&request) {
-        Ok(address) => connect_vehicle(&request, address, &p.scenario, "alpha3 mcp").await?,
-        Err(stop) => Err(stop),
+        Ok(address) => connect_vehicle(&request, address, &p.scenario, "alpha3 mcp").await,
+        Err(refusal) => Err(refusal),
     };
-    let Connected {
-        link,
-        anchor,
-        flown,
-        note,
-    } = match connected {
+    let connected = match connected {
         Ok(v) => v,
-        Err(stop) => return Ok(stop.report("alpha3 mcp")),
+        Err(refusal) => return Ok(Stop::from(refusal).report("alpha3 mcp")),
     };
-    let mut gate = match gate_for(&p) {
+    let gate = match gate_for(&p) {
         Ok(g) => g,
         Err(e) => {
-            link.close().await;
+            connected.link.close().await;
             return invalid(e);
         }
     };
-    let world = twin(&flown, args.seed, anchor.origin);
+    let world = twin(&connected.flown, args.seed, connected.anchor.origin);
     let header = with_mcp_note(
-        header_for(&p, &gate, &link.snapshot(), &flown),
+        header_for(&p, &gate, &connected.link.snapshot(), &connected.flown),
         args,
-        Some(note),
+        Some(connected.note.to_value()),
     );
     let view = view_for(&p, &world);
     let mut recorder = Recorder::create(&p.record)?;
-    let mut side = LinkedVehicle::new(link, world, OperatorSource::World, Sources::Onboard);
-    let outcome = run_session(
-        p.transport.clone(),
-        Episode {
-            side: &mut side,
-            gate: &mut gate,
-            settings: &p.settings,
-            recorder: &mut recorder,
+    let kit = OnboardKit {
+        vehicle: connected,
+        world,
+        gate,
+        settings: p.settings.clone(),
+        recorder: &mut recorder,
+        operator: OperatorSource::World,
+        sources: Sources::Onboard,
+    };
+    let transport = p.transport.clone();
+    let OnboardEnd {
+        driven: outcome,
+        refused,
+        ..
+    } = run_onboard(kit, async |side, gate, settings, recorder| {
+        let episode = Episode {
+            side,
+            gate,
+            settings,
+            recorder,
             header,
-        },
-        view,
-    )
-    .await;
-    let (link, _) = side.into_parts();
-    let refused = link.refusal();
-    link.close().await;
-    let outcome = outcome?;
+        };
+        anyhow::Ok(run_session(transport, episode, view).await?)
+    })
+    .await?;
     if let Some(why) = refused {
-        let stop = Stop::not_simulated(&format!("after the autopilot came back: {why}"));
-        return Ok(stop.report("alpha3 mcp"));
+        let refusal = Refusal::NotSimulated {
+            reason: format!("after the autopilot came back: {why}"),
+        };
+        return Ok(Stop::from(refusal).report("alpha3 mcp"));
     }
     Ok(finish(outcome, &p))
 }

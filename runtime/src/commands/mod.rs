@@ -9,7 +9,6 @@ pub mod review;
 pub mod sim_vehicle;
 pub mod sitl;
 pub mod validate;
-mod vehicle_connect;
 
 use anyhow::Context;
 use std::future::Future;

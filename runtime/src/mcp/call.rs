@@ -1,6 +1,7 @@
 //! A tool call on its way from an MCP session to the episode loop, and the answer that goes
 //! back once the loop has run it.
 
+use alpha3_core::protocol::tools::CommandStatus;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
@@ -35,8 +36,13 @@ impl CallReply {
     /// the action did not happen.
     pub fn observed(result: Value, telemetry: Value) -> Self {
         let refused = matches!(
-            result.get("status").and_then(Value::as_str),
-            Some("denied" | "failed" | "deferred" | "buffered")
+            CommandStatus::of(&result),
+            Some(
+                CommandStatus::Denied
+                    | CommandStatus::Failed
+                    | CommandStatus::Deferred
+                    | CommandStatus::Buffered
+            )
         );
         CallReply::Observed {
             result,

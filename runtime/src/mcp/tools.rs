@@ -1,6 +1,7 @@
 //! The catalogue's MCP tools as MCP `Tool`s, and a call's reply as a `CallToolResult`.
 
 use super::call::CallReply;
+use alpha3_core::protocol::tools::CommandStatus;
 use alpha3_core::protocol::{ToolClass, ToolKind, ToolSpec};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
@@ -59,12 +60,10 @@ pub fn result(reply: CallReply) -> CallToolResult {
     }
 }
 
-/// "denied: <message>; <id>: <reason> (limit L, measured M); …".
+/// "denied: <message>; <id>: <reason> (limit L, measured M); …". Only a refusal comes here,
+/// and a refusal always has its status.
 fn refusal_text(result: &Value) -> String {
-    let status = result
-        .get("status")
-        .and_then(Value::as_str)
-        .unwrap_or("failed");
+    let status = CommandStatus::of(result).map_or("refused", CommandStatus::as_str);
     let message = result.get("message").and_then(Value::as_str).unwrap_or("");
     let mut text = format!("{status}: {message}");
     for f in result

@@ -71,7 +71,7 @@ pub fn measure(calls: u32) -> Result<GateFigures, GateContextError> {
         no_fly_zones: scene.no_fly_zones,
         traffic: scene.traffic,
         peer_plans: scene.peer_plans,
-        verdict: verdict.outcome().to_string(),
+        verdict: verdict.outcome().as_str().to_string(),
         calls,
         evaluate_p50_us: quantile(&eval_us, 0.5),
         evaluate_p99_us: quantile(&eval_us, 0.99),

@@ -1,9 +1,9 @@
 //! LLM speed with the configured local model: time to first token and decode tokens/s, taken
-//! by the policy benchmark (`policy::bench`), which also runs llama.cpp's own decode loop on
-//! the same model and threads as a reference.
+//! by the local backend's speed measurement (`policy::llama::speed`), which also runs
+//! llama.cpp's own decode loop on the same model and threads as a reference.
 
-use crate::policy::bench::{LlmBenchOptions, run};
 use crate::policy::llama::LlamaError;
+use crate::policy::llama::speed::{LlmBenchOptions, run};
 use serde::Serialize;
 use std::path::Path;
 

@@ -26,7 +26,6 @@
 
 pub mod actions;
 pub mod adversarial;
-pub mod bench;
 mod brief;
 pub mod canned;
 mod contract;
@@ -37,10 +36,6 @@ mod factory;
 mod generator;
 pub mod grammar;
 pub mod llama;
-mod llama_engine;
-mod llama_kv;
-mod llama_types;
-mod llama_worker;
 mod llm;
 pub mod openai;
 pub mod redact;

@@ -4,6 +4,8 @@
 //! centimetres and milliseconds of the record's own values to keep pages small.
 
 use alpha3_core::airspace::Area;
+use alpha3_core::gate::VerdictOutcome;
+use alpha3_core::link::SliceDecision;
 use alpha3_core::protocol::Action;
 use alpha3_core::record::{Event, FindingRecord, ParsedRecord};
 use alpha3_core::scenario::Scenario;
@@ -124,7 +126,7 @@ pub struct VerdictMark {
     pub t_s: f64,
     pub turn: u32,
     pub action: u32,
-    pub outcome: String,
+    pub outcome: VerdictOutcome,
     pub tool: Option<String>,
     pub findings: Vec<FindingRecord>,
     /// The vehicle at the time, metres.
@@ -139,7 +141,7 @@ pub struct SliceMark {
     pub t_s: f64,
     pub turn: u32,
     pub action: u32,
-    pub decision: String,
+    pub decision: SliceDecision,
 }
 
 /// One row of the dialogue.
@@ -300,14 +302,14 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 );
                 e.turn = Some(*turn);
                 e.action = Some(*action);
-                e.tag = Some(outcome.clone());
+                e.tag = Some(outcome.as_str().into());
                 e.findings = findings.clone();
                 dialogue.push(e);
                 verdicts.push(VerdictMark {
                     t_s,
                     turn: *turn,
                     action: *action,
-                    outcome: outcome.clone(),
+                    outcome: *outcome,
                     tool: act.map(action_name),
                     findings: findings.clone(),
                     at: truth.x.last().zip(truth.y.last()).map(|(x, y)| [*x, *y]),
@@ -322,7 +324,7 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 t_s,
                 turn: *turn,
                 action: *action,
-                decision: decision.clone(),
+                decision: *decision,
             }),
             Event::Observation {
                 turn,

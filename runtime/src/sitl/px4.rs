@@ -1,7 +1,8 @@
 //! Starting and stopping a real PX4 SITL (SIH quadrotor, headless) for `alpha3 sitl --px4`.
 //!
-//! The install is what `../shared/px4/build.sh DEST` leaves (`scripts/px4-sitl.sh` calls it):
-//! the `px4` binary and its `etc/` under `DEST/src/build/px4_sitl_default`. Each instance `k`
+//! The install is what the PX4 source bundle's build script leaves (`px4/build.sh DEST` in the
+//! shared folder next to the project; `scripts/px4-sitl.sh` calls it): the `px4` binary and
+//! its `etc/` under `DEST/src/build/px4_sitl_default`. Each instance `k`
 //! runs in its own working directory with its parameters and mission store wiped first, so
 //! every episode starts from a fresh boot: on the ground at PX4's home, disarmed, battery full.
 //! `PX4_SIM_SPEED_FACTOR` runs it in lockstep faster than real time; the episode follows its

@@ -1,9 +1,10 @@
-//! A fresh ArduCopter SITL for a test: the build `scripts/test.sh` makes with
-//! `../shared/ardupilot/build.sh` into `${ARDUPILOT_SITL_HOME:-$HOME/.cache/ardupilot-sitl}`,
-//! started as this process's own child (SITL exits when its parent dies, so the test keeps it
-//! alive by being alive), on its own instance number, so its TCP ports (5760 + 10·I) and its
-//! companion UDP port do not collide with other tests or with `start_sitl.sh` (instance 0).
-//! Absent build: the test fails under `CI=true` and skips with a printed reason otherwise.
+//! A fresh ArduCopter SITL for a test: the build `scripts/test.sh` makes with the ArduPilot SITL
+//! source bundle's build script (`ardupilot/build.sh` in the shared folder) into
+//! `${ARDUPILOT_SITL_HOME:-$HOME/.cache/ardupilot-sitl}`, started as this process's own child (SITL
+//! exits when its parent dies, so the test keeps it alive by being alive), on its own instance
+//! number, so its TCP ports (5760 + 10·I) and its companion UDP port do not collide with other
+//! tests or with `start_sitl.sh` (instance 0). Absent build: the test fails under `CI=true` and
+//! skips with a printed reason otherwise.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Read;

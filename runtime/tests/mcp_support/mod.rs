@@ -278,7 +278,7 @@ pub fn check_flight(summary: &Value, record: &Path) {
     assert!(ev.iter().any(|e| matches!(e, Event::Generation { error: Some(err), .. } if err.contains("schema") || err.contains("waypoint"))));
     let denied_verdicts = ev
         .iter()
-        .filter(|e| matches!(e, Event::Verdict { outcome, .. } if outcome == "denied"))
+        .filter(|e| matches!(e, Event::Verdict { outcome, .. } if outcome.as_str() == "denied"))
         .count();
     assert!(denied_verdicts >= 1);
     score(record);

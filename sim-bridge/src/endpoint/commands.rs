@@ -2,22 +2,50 @@
 //! arming denied until the autopilot is ready, take-off altitude AMSL in param7,
 //! DO_REPOSITION with z AMSL whatever the frame (and ACKed, yet ignored, outside the fence),
 //! OFFBOARD only with a live setpoint stream, an injected battery failure (and its clearing),
-//! the texts PX4's commander says on Return and Land, and the setpoint messages themselves.
+//! the texts PX4's commander says on Return and Land. [`CommandIn`] is a command as the vehicle
+//! takes it, whether COMMAND_LONG or COMMAND_INT carried it.
 
 use super::codec::mav::{self, MavCmd, MavFrame, MavResult, MavSeverity};
-use super::command_in::CommandIn;
 use super::modes::{MAIN_ACRO, MAIN_ALTCTL, MAIN_MANUAL, MAIN_POSCTL, MAIN_STABILIZED, Px4Mode};
 use super::options::Autopilot;
 use super::vehicle::Px4Vehicle;
 use alpha3_core::command::Command;
-use alpha3_core::frames::{Enu, Geo, Ned};
+use alpha3_core::frames::{Enu, Geo};
 
 /// DO_SET_MODE param1 flag: the custom (PX4) mode is in param2/param3.
 const CUSTOM_MODE_ENABLED: u32 = 1;
 /// ARM_DISARM param2 that forces a disarm in the air.
 const FORCE_DISARM: f32 = 21196.0;
-/// Type-mask bits meaning "ignore x, y, z" (POSITION_TARGET_TYPEMASK).
-const IGNORE_POSITION: u16 = 0b111;
+
+/// A command, whichever message carried it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommandIn {
+    pub command: MavCmd,
+    /// param1..param7; for COMMAND_INT, param5/param6 are unused and param7 is z.
+    pub p: [f32; 7],
+    /// COMMAND_INT's frame and x, y (degrees × 1e7 in global frames).
+    pub int: Option<(MavFrame, i32, i32)>,
+}
+
+impl CommandIn {
+    pub fn long(c: &mav::COMMAND_LONG_DATA) -> Self {
+        Self {
+            command: c.command,
+            p: [
+                c.param1, c.param2, c.param3, c.param4, c.param5, c.param6, c.param7,
+            ],
+            int: None,
+        }
+    }
+
+    pub fn int(c: &mav::COMMAND_INT_DATA) -> Self {
+        Self {
+            command: c.command,
+            p: [c.param1, c.param2, c.param3, c.param4, 0.0, 0.0, c.z],
+            int: Some((c.frame, c.x, c.y)),
+        }
+    }
+}
 
 impl Px4Vehicle {
     /// Runs a flight command; the result goes into the COMMAND_ACK. Link-level commands
@@ -236,57 +264,5 @@ impl Px4Vehicle {
         let ver = self.params.number("GF_MAX_VER_DIST");
         (hor > 0.0 && target.horizontal_distance(home) > hor)
             || (ver > 0.0 && target.z - home.z > ver)
-    }
-
-    /// SET_POSITION_TARGET_LOCAL_NED: any setpoint feeds the offboard signal; a position
-    /// (in PX4's local frame, the EKF origin) becomes the target.
-    pub fn setpoint_local(&mut self, sp: &mav::SET_POSITION_TARGET_LOCAL_NED_DATA) {
-        if self.identity.autopilot == Autopilot::ArduCopter {
-            // Local targets are not used by alpha3 on ArduPilot; not simulated.
-            return;
-        }
-        self.offboard.at_us = Some(self.time.now_us);
-        let has_position = sp.type_mask.bits() & IGNORE_POSITION == 0;
-        let local = matches!(
-            sp.coordinate_frame,
-            MavFrame::MAV_FRAME_LOCAL_NED | MavFrame::MAV_FRAME_LOCAL_OFFSET_NED
-        );
-        if has_position && local && [sp.x, sp.y, sp.z].iter().all(|v| v.is_finite()) {
-            let n = Ned::new(f64::from(sp.x), f64::from(sp.y), f64::from(sp.z));
-            let mut target = n.to_enu();
-            if sp.coordinate_frame == MavFrame::MAV_FRAME_LOCAL_OFFSET_NED {
-                let p = self.snap.position;
-                target = Enu::new(p.x + target.x, p.y + target.y, p.z + target.z);
-            }
-            self.offboard.setpoint = Some(target);
-        }
-    }
-
-    /// SET_POSITION_TARGET_GLOBAL_INT: lat/lon × 1e7 and an altitude in the frame's sense.
-    // The *_INT frames are deprecated synonyms that senders still use.
-    #[allow(deprecated)]
-    pub fn setpoint_global(&mut self, sp: &mav::SET_POSITION_TARGET_GLOBAL_INT_DATA) {
-        if self.identity.autopilot == Autopilot::ArduCopter {
-            return self.copter_target_global(sp);
-        }
-        self.offboard.at_us = Some(self.time.now_us);
-        if sp.type_mask.bits() & IGNORE_POSITION != 0 || !sp.alt.is_finite() {
-            return;
-        }
-        let alt = f64::from(sp.alt);
-        let alt_amsl = match sp.coordinate_frame {
-            MavFrame::MAV_FRAME_GLOBAL_INT | MavFrame::MAV_FRAME_GLOBAL => alt,
-            MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT_INT
-            | MavFrame::MAV_FRAME_GLOBAL_RELATIVE_ALT => match self.home_geo() {
-                Some(h) => h.alt_amsl_m + alt,
-                None => return,
-            },
-            _ => return,
-        };
-        self.offboard.setpoint = Some(self.frames.local.to_enu(Geo {
-            lat_deg: f64::from(sp.lat_int) * 1e-7,
-            lon_deg: f64::from(sp.lon_int) * 1e-7,
-            alt_amsl_m: alt_amsl,
-        }));
     }
 }

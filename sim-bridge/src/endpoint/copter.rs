@@ -1,6 +1,7 @@
-//! The endpoint as ArduCopter 4.7 SITL (`/work/shared/ardupilot/README.md`), where that matters
-//! to a companion: it boots in STABILIZE on the ground and needs ~40 s before it may arm (FAILED
-//! with `Arm: …` / `PreArm: …` texts until then, SYS_STATUS's pre-arm bit and
+//! The endpoint as ArduCopter 4.7 SITL (the ArduPilot SITL source bundle in the shared folder,
+//! `ardupilot/README.md` there), where that matters to a companion: it boots in STABILIZE on
+//! the ground and needs ~40 s before it may arm (FAILED with `Arm: …` / `PreArm: …` texts
+//! until then, SYS_STATUS's pre-arm bit and
 //! EKF_STATUS_REPORT tell when); GUIDED for everything the companion flies; NAV_TAKEOFF's
 //! param7 above home, only armed, in GUIDED, on the ground (as COMMAND_INT only in frame
 //! GLOBAL_RELATIVE_ALT); DO_REPOSITION only as COMMAND_INT (outside GUIDED only with the
@@ -13,11 +14,14 @@
 //! Approximations, said here:
 //! velocity and attitude targets are ignored (ArduPilot would fly them for GUID_TIMEOUT);
 //! the fence and the GCS failsafe (both off by default) are not simulated.
+//!
+//! Its mode numbers are `copter_mode` (shared with `hil`); what it keeps on top of the PX4
+//! state (`CopterState`) and the texts it says instead of PX4's are in `state`.
 
 use super::codec::mav::{
     self, MavCmd, MavFrame, MavModeFlag, MavParamType, MavResult, MavSeverity,
 };
-use super::command_in::CommandIn;
+use super::commands::CommandIn;
 use super::copter_mode as mode;
 use super::modes::Px4Mode;
 use super::params::{Params, Value};

@@ -3,12 +3,13 @@
 //! battery failure (COM_LOW_BAT_ACT at PX4's warning levels), and the commander's failsafe
 //! framework between a cause and its action: a Return or Land first holds for COM_FAIL_ACT_T
 //! ("Failsafe activated: entering Hold for 5 seconds"), so the user may take over, and a worse
-//! action in the meantime replaces the waiting one.
+//! action in the meantime replaces the waiting one. The reactions they choose from and what
+//! they remember between steps are in `state`.
 
 use super::codec::mav::MavSeverity;
-use super::failsafe_state::{BatteryLevel, Reaction};
 use super::modes::Px4Mode;
 use super::options::Autopilot;
+use super::state::{BatteryLevel, Reaction};
 use super::vehicle::Px4Vehicle;
 
 /// When the estimate of a battery that PX4 SITL forced empty crosses PX4's low, critical and

@@ -9,7 +9,7 @@
 //! never overtake each other (one path, as on a radio bearer), so heavy jitter on a dense
 //! stream shows partly as extra delay.
 
-use super::error::EndpointError;
+use super::EndpointError;
 use crate::rng::SimRng;
 use alpha3_core::link::LinkSample;
 use std::collections::VecDeque;

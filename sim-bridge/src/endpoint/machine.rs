@@ -5,7 +5,7 @@
 
 use super::codec::mav::{self, MavCmd, MavResult, MavSeverity, MavType};
 use super::codec::{COMP_AUTOPILOT, MavMessage};
-use super::command_in::CommandIn;
+use super::commands::CommandIn;
 use super::options::{Autopilot, StreamSet};
 use super::streams::{Schedule, data_stream, id};
 use super::vehicle::Px4Vehicle;

@@ -1,8 +1,8 @@
 //! # The world as a PX4 SITL vehicle on the MAVLink wire
 //!
 //! [`Endpoint`] runs a [`World`] in real time behind a MAVLink endpoint that looks like PX4 SITL
-//! (`/work/shared/PX4-FACTS.md`) to whoever connects — `alpha3-hil`, QGroundControl, MAVSDK,
-//! pymavlink:
+//! (the PX4 facts in the shared folder, `PX4-FACTS.md` there) to whoever connects —
+//! `alpha3-hil`, QGroundControl, MAVSDK, pymavlink:
 //! - ports and ids: instance N is system N + 1, component 1; the companion link sends from
 //!   14580 + N to 14540 + N, the ground-station link from 18570 + N to 14550; replies go to
 //!   the last sender;
@@ -42,6 +42,15 @@
 //! The vehicle itself is sans-IO ([`Station`] → [`Px4Machine`] → [`Px4Vehicle`] over the
 //! world); this module's async part only moves bytes and time.
 //!
+//! One file per concept: `station` (framing and impairment per link) → `machine` (each link's
+//! protocol: streams, replies, texts) → `vehicle` (PX4's state over the world: identity, uptime,
+//! local frame and home, and the sub-states in `state`, over `modes`' wire numbers), whose
+//! behaviour is split into `arming`, `mode_change` (entering a mode), `commands`, `offboard`,
+//! `failsafe`, `telemetry` (attitude from `kinematics`), `params` and `streams`, with
+//! ArduCopter's differences in `copter`; the behaviour files import `vehicle` and `state`, never
+//! the other way. `codec`, `impairment`, `transport` and `runner` move the bytes; `options` sets
+//! it all up.
+//!
 //! ## Library use
 //!
 //! ```no_run
@@ -63,41 +72,29 @@
 //! ([`EndpointTransport::from_address`] reads `udpout:`/`udpin:`/`serial:` addresses from the
 //! vehicle's side). `alpha3 sim-vehicle --scenario FILE --instance N` runs this until SIGINT.
 
-mod arm_disarm;
 mod arming;
 mod codec;
-mod command_in;
 mod commands;
 mod copter;
-pub mod copter_mode;
-mod copter_state;
-mod copter_text;
-mod error;
 mod failsafe;
-mod failsafe_state;
-mod frames;
-mod identity;
 mod impairment;
 mod kinematics;
 mod machine;
-mod mode_entry;
+mod mode_change;
 mod modes;
-mod navigation;
 mod offboard;
-mod offboard_control;
 mod options;
 mod params;
 mod runner;
+mod state;
 mod station;
 mod streams;
 mod telemetry;
 mod transport;
-mod uptime;
 mod vehicle;
 
 pub use codec::{COMP_AUTOPILOT, Frame, FrameDecoder, FrameEncoder, MavMessage, mav};
-pub use command_in::CommandIn;
-pub use error::EndpointError;
+pub use commands::CommandIn;
 pub use impairment::{Impairment, ImpairmentSpec, MAX_QUEUE_MS, Pipe, PipeStats};
 pub use machine::Px4Machine;
 pub use modes::Px4Mode;
@@ -111,12 +108,29 @@ pub use station::{LinkCounters, Station};
 pub use streams::id as message_id;
 pub use vehicle::Px4Vehicle;
 
+/// ArduCopter's mode numbers (HEARTBEAT `custom_mode`), the table both ends of the link share.
+pub use alpha3_core::copter_modes as copter_mode;
+
 use crate::world::World;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
+
+/// An endpoint failure: bad options, or a transport that would not open or broke.
+#[derive(Debug, thiserror::Error)]
+pub enum EndpointError {
+    #[error("endpoint options: {0}")]
+    Config(String),
+    #[error("cannot open {what}: {source}")]
+    Open {
+        what: String,
+        source: std::io::Error,
+    },
+    #[error("the endpoint task stopped: {0}")]
+    Stopped(String),
+}
 
 /// What a running endpoint reports about itself.
 #[derive(Debug, Clone, PartialEq)]

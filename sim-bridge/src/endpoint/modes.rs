@@ -1,5 +1,6 @@
-//! PX4's flight modes on the wire: HEARTBEAT `custom_mode = main << 16 | sub << 24`, and the
-//! `base_mode` flags PX4 sets for each.
+//! PX4's flight modes on the wire: HEARTBEAT `custom_mode = main << 16 | sub << 24`, the
+//! `base_mode` flags PX4 sets for each, and their names. The mode the vehicle is in is in
+//! `state`; entering one is `mode_change`.
 
 use super::codec::mav::MavModeFlag;
 

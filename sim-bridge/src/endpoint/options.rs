@@ -1,7 +1,7 @@
 //! How an endpoint is set up: its identity, its links (transport, stream set, impairment) and
 //! the boot timing of the autopilot it imitates. The defaults are PX4 SITL's (`PX4-FACTS.md`).
 
-use super::error::EndpointError;
+use super::EndpointError;
 use super::impairment::Impairment;
 use alpha3_core::config::Address;
 use std::net::{SocketAddr, ToSocketAddrs};

@@ -3,7 +3,7 @@
 //! stepping, optionally sped up): each wake-up advances it to the time elapsed since the
 //! endpoint started.
 
-use super::error::EndpointError;
+use super::EndpointError;
 use super::station::Station;
 use super::transport::{Inbound, Port};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

@@ -2,7 +2,7 @@
 //! whoever talked last) and serial ports (tokio-serial). A reader task per link feeds one
 //! channel; writes happen on the endpoint task.
 
-use super::error::EndpointError;
+use super::EndpointError;
 use super::options::EndpointTransport;
 use std::io;
 use std::net::SocketAddr;

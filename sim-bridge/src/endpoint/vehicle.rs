@@ -1,33 +1,26 @@
 //! [`Px4Vehicle`]: the world behind PX4's state machine, sans-IO. It advances the world to the
 //! time it is given, keeps what PX4 keeps on top of a flight controller — who it is
-//! (`identity`), time since boot (`uptime`), the mode (main/sub) and a return's phase
-//! (`navigation`), the armed state with its timers (`arming`), the local frame and home, moved
-//! at every arming (`frames`), the offboard setpoint and its loss (`offboard`), the failsafes
-//! (`failsafe`), the parameters (`params`), ArduCopter's own mode (`copter_state`) — and
-//! queues the status texts PX4 would say.
+//! (`Identity`), time since boot (`Uptime`), the local frame and home, moved at every
+//! arming (`Frames`), the parameters (`params`), and the sub-states of its behaviours from
+//! `state`: the mode (main/sub, `modes`) and a return's phase, the armed state with its
+//! timers, the offboard setpoint, what the failsafes remember, ArduCopter's own mode — and
+//! queues the status texts PX4 would say. The behaviour over them (`mode_change`, `arming`,
+//! `offboard`, `failsafe`, `commands`, `copter`) imports this file, never the other way.
 //!
 //! Time is microseconds since the endpoint started ("boot"); the world's clock runs from where
 //! it stood at that moment.
 
-use super::arming::Arming;
 use super::codec::mav::MavSeverity;
 use super::copter_mode;
-use super::copter_state::CopterState;
-use super::copter_text;
-use super::failsafe_state::FailsafeState;
-use super::frames::Frames;
-use super::identity::Identity;
 use super::kinematics::Kinematics;
 use super::modes::Px4Mode;
-use super::navigation::{Navigation, RtlPhase};
-use super::offboard::Offboard;
 use super::options::{Autopilot, BootTiming};
 use super::params::Params;
-use super::uptime::Uptime;
+use super::state::{self, Arming, CopterState, FailsafeState, Navigation, Offboard, RtlPhase};
 use crate::flight_controller::{LandPhase, Mode as FcMode};
 use crate::world::World;
 use alpha3_core::command::Command;
-use alpha3_core::frames::{Enu, Geo};
+use alpha3_core::frames::{Enu, Geo, LocalFrame};
 use alpha3_core::snapshot::{LandedState, VehicleSnapshot};
 
 /// PX4 takes a climb within this of the return altitude as done, metres.
@@ -51,6 +44,36 @@ pub struct Px4Vehicle {
     /// The world's telemetry at the last step, with the battery PX4 shows.
     pub(super) snap: VehicleSnapshot,
     pub(super) kin: Kinematics,
+}
+
+/// The imitated autopilot and its MAVLink system id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Identity {
+    /// Which autopilot this imitates; ArduCopter's own behaviour is in `copter`.
+    pub autopilot: Autopilot,
+    pub system_id: u8,
+}
+
+/// Time since boot and the boot milestones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Uptime {
+    /// When the imitated autopilot speaks, knows home, and may arm.
+    pub boot: BootTiming,
+    /// The world's clock at boot, microseconds: the world runs on from where it stood then.
+    pub world_start_us: u64,
+    /// Microseconds since boot.
+    pub now_us: u64,
+}
+
+/// The local frame and home.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Frames {
+    /// PX4's local frame: the EKF origin, here the scenario origin.
+    pub local: LocalFrame,
+    /// Home, in the world frame; known from `boot.home_ms`, moved at every arming.
+    pub home: Option<Enu>,
+    /// Home was set or moved since the links last heard (PX4 sends HOME_POSITION on change).
+    pub home_changed: bool,
 }
 
 impl Px4Vehicle {
@@ -156,7 +179,7 @@ impl Px4Vehicle {
         let text = text.into();
         let text = match self.identity.autopilot {
             Autopilot::Px4 => text,
-            Autopilot::ArduCopter => match copter_text::text_for(&text) {
+            Autopilot::ArduCopter => match state::text_for(&text) {
                 Some(t) => t,
                 None => return,
             },
@@ -200,13 +223,6 @@ impl Px4Vehicle {
             Ok(())
         } else {
             Err(r.message.unwrap_or_else(|| "refused".into()))
-        }
-    }
-
-    /// Re-arms the world inside PX4's landing-disarm delay (PX4 is still armed then).
-    pub(super) fn ensure_world_armed(&mut self) {
-        if self.arming.armed && !self.world.flight_controller().armed {
-            let _ = self.fly(Command::Arm);
         }
     }
 

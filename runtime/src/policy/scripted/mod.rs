@@ -49,11 +49,11 @@ use super::generator::BoxFuture;
 use allowance::Allowance;
 use alpha3_core::link::{HardThresholds, Slice};
 use alpha3_core::protocol::AgentTurn;
+use alpha3_core::protocol::tools::CommandStatus;
 use check::PathCheck;
 use mission::{Mission, Target};
 use plan::Plan;
 use route::Zone;
-use serde_json::Value;
 use tokio::time::Instant;
 
 /// What an action of the last turn was for, to read its observation.
@@ -164,7 +164,7 @@ impl ScriptedPolicy {
             || now
                 .observations
                 .iter()
-                .any(|o| o.result.get("status").and_then(Value::as_str) == Some("deferred"));
+                .any(|o| o.status() == Some(CommandStatus::Deferred));
         if now.link.slice != Slice::Urllc {
             plan.push(actions::switch_network_slice(Slice::Urllc), Tag::Other);
         }

@@ -5,6 +5,7 @@ use super::words::{self, Heard};
 use super::{ScriptedPolicy, Tag, Target};
 use alpha3_core::gate::ids;
 use alpha3_core::protocol::ToolObservation;
+use alpha3_core::protocol::tools::CommandStatus;
 use serde_json::Value;
 
 impl ScriptedPolicy {
@@ -19,12 +20,14 @@ impl ScriptedPolicy {
         let mut activated = true;
         for (i, tag) in tags.iter().enumerate() {
             let result = observations.get(i).map(|o| &o.result);
-            let status = result
-                .and_then(|r| r.get("status"))
-                .and_then(Value::as_str)
-                .unwrap_or("missing");
+            // No observation, or one without a command outcome, confirms nothing.
+            let status = observations.get(i).and_then(ToolObservation::status);
+            let completed = status == Some(CommandStatus::Completed);
+            let failed = status == Some(CommandStatus::Failed);
             match *tag {
-                Tag::Leg { target, .. } if status != "accepted" && status != "completed" => {
+                Tag::Leg { target, .. }
+                    if !completed && status != Some(CommandStatus::Accepted) =>
+                {
                     let energy = result
                         .and_then(|r| r.get("findings"))
                         .and_then(Value::as_array)
@@ -43,19 +46,19 @@ impl ScriptedPolicy {
                     }
                     broken = true;
                 }
-                Tag::Capture { target } if broken || status != "completed" => {
+                Tag::Capture { target } if broken || !completed => {
                     if let Some(t) = self.mission.targets.get_mut(target) {
                         t.captured = false;
                     }
-                    if status == "failed" && activated {
+                    if failed && activated {
                         self.next_sensor();
                     }
                 }
-                Tag::Activate if status == "failed" => {
+                Tag::Activate if failed => {
                     activated = false;
                     self.next_sensor();
                 }
-                Tag::Activate if status != "completed" => {
+                Tag::Activate if !completed => {
                     activated = false;
                     self.sensor_on = false;
                 }

@@ -19,7 +19,7 @@ use crate::policy::actions;
 use crate::policy::grammar::MAX_ACTIONS;
 use alpha3_core::link::Slice;
 use alpha3_core::protocol::Action;
-use alpha3_core::protocol::tools::CaptureKind;
+use alpha3_core::protocol::tools::{CaptureKind, CommandStatus};
 use alpha3_core::protocol::{Situation, ToolObservation};
 use serde_json::{Map, Value, json};
 
@@ -342,10 +342,14 @@ pub(super) fn refusals(observations: &[ToolObservation]) -> Vec<String> {
     observations
         .iter()
         .filter_map(|o| {
-            let status = o.result.get("status").and_then(Value::as_str)?;
-            if !matches!(status, "denied" | "deferred" | "failed") {
+            let status = o.status()?;
+            if !matches!(
+                status,
+                CommandStatus::Denied | CommandStatus::Deferred | CommandStatus::Failed
+            ) {
                 return None;
             }
+            let status = status.as_str();
             let reason = o
                 .result
                 .pointer("/findings/0/reason")

@@ -6,6 +6,7 @@
 //! admissible action, so the model never has to recall a signature.
 
 use super::examples::STEERED_EXAMPLES;
+use alpha3_core::protocol::tools::CommandStatus;
 use alpha3_core::protocol::{
     ChatMessage, Exchange, Role, Situation, ToolSpec, one_line, render_header, render_turn,
 };
@@ -66,11 +67,8 @@ fn situation(mission: &str, first: bool, s: &Situation, block: &str) -> String {
             .observations
             .iter()
             .map(|o| {
-                let status = o
-                    .result
-                    .get("status")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("ok");
+                // No command outcome: the tool answered (a reading, an A2A reply).
+                let status = o.status().map_or("ok", CommandStatus::as_str);
                 format!("{} {status}", o.name)
             })
             .collect();

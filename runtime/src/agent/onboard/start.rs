@@ -1,177 +1,16 @@
-//! What `alpha3 sitl` and `alpha3 fly` share around one episode against a flight controller:
-//! the mission (world, gate, settings and policy for a scenario), the MAVLink connection (with
-//! its telemetry log), and bringing the vehicle to the scenario's start before the agent flies.
+//! Bringing a connected vehicle to a scenario's start: ready to fly, on the ground, the mission
+//! anchored at its home, then at the spawn point — each command through the gate.
 
-use super::anchor::{Anchor, anchor};
-use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
-use crate::policy::{EpisodeBrief, Policy};
+use super::kit::OnboardError;
+use crate::agent::anchor::{Anchor, anchor};
 use alpha3_core::command::Command;
-use alpha3_core::config::{Address, Config};
-use alpha3_core::frames::{Enu, Geo};
+use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate, evaluate_failsafe};
 use alpha3_core::scenario::Scenario;
 use alpha3_core::vehicle::VehicleLink;
-use alpha3_hil::session::SessionConfig;
-use alpha3_hil::simulator::SimulatorPolicy;
-use alpha3_hil::{ConnectOptions, HilError, HilLink};
-use alpha3_sim::{World, WorldOptions};
-use std::path::{Path, PathBuf};
+use alpha3_hil::HilLink;
+use alpha3_sim::World;
 use std::time::Duration;
-
-/// Why an onboard episode could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum OnboardError {
-    #[error("configuration: {0}")]
-    Config(String),
-    #[error("policy: {0}")]
-    Policy(String),
-    #[error(transparent)]
-    Link(#[from] HilError),
-    #[error("bringing the vehicle to the start: {0}")]
-    Start(String),
-}
-
-/// Everything one episode needs besides the vehicle.
-pub struct Mission {
-    pub world: World,
-    pub gate: GateContext,
-    pub settings: EpisodeSettings,
-    pub policy: Box<dyn Policy>,
-}
-
-impl std::fmt::Debug for Mission {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mission")
-            .field("scenario", &self.world.scenario().name)
-            .field("policy", &self.policy.name())
-            .finish_non_exhaustive()
-    }
-}
-
-/// The mission for `scenario` under `config` (`base_dir` resolves the policy's relative paths).
-/// `origin` places the scenario on the earth ([`super::anchor`]).
-pub fn mission(
-    config: &Config,
-    scenario: &Scenario,
-    seed: u64,
-    base_dir: &Path,
-    suite: Option<&alpha3_core::config::BenchSuite>,
-    origin: Geo,
-) -> Result<Mission, OnboardError> {
-    let settings = EpisodeSettings::from_config(config, suite);
-    let vehicle = config
-        .vehicle
-        .as_ref()
-        .ok_or_else(|| OnboardError::Config("no [vehicle] section".into()))?;
-    let profile = profile_for_scenario(scenario, vehicle);
-    let gate = GateContext::from_scenario(scenario, &settings.limits, &profile, 0)
-        .map_err(|e| OnboardError::Config(format!("gate context: {e}")))?;
-    let policy_cfg = config
-        .policy
-        .as_ref()
-        .ok_or_else(|| OnboardError::Config("no [policy] section".into()))?;
-    let brief = EpisodeBrief {
-        scenario,
-        settings: &settings,
-        vehicle: &profile,
-    };
-    let policy = crate::policy::from_config(policy_cfg, base_dir, Some(&brief))
-        .map_err(|e| OnboardError::Policy(e.to_string()))?;
-    let options = WorldOptions {
-        origin,
-        ..WorldOptions::seeded(seed)
-    };
-    Ok(Mission {
-        world: World::new(scenario.clone(), options),
-        gate,
-        settings,
-        policy,
-    })
-}
-
-/// How long a busy local port is tried again before connecting fails.
-const PORT_BUSY_WAIT: Duration = Duration::from_secs(10);
-
-/// How to reach the flight controller.
-#[derive(Debug, Clone)]
-pub struct Connection {
-    pub address: Address,
-    pub session: SessionConfig,
-    pub ready_timeout_ms: u64,
-    pub required_failsafes: Vec<String>,
-    pub tlog: Option<PathBuf>,
-    /// Whether to ask the autopilot if it is a simulator, and to fly nothing else (`fly`).
-    pub simulator: SimulatorPolicy,
-}
-
-impl Connection {
-    /// From the config's `[link]` section (required), with `connect` overriding its address.
-    /// Positions on the link are relative to the autopilot's home until [`anchor_mission`]
-    /// puts them in the mission's frame.
-    pub fn from_config(config: &Config, connect: Option<&str>) -> Result<Self, OnboardError> {
-        let link = config
-            .link
-            .as_ref()
-            .ok_or_else(|| OnboardError::Config("no [link] section".into()))?;
-        let text = connect.unwrap_or(&link.connect);
-        let address = Address::parse(text).map_err(|e| OnboardError::Config(e.to_string()))?;
-        let mut session = SessionConfig::from_link_config(link)?;
-        session.cruise_speed_mps = config.vehicle.as_ref().map(|v| v.cruise_speed_mps);
-        Ok(Self {
-            address,
-            session,
-            ready_timeout_ms: 30_000,
-            required_failsafes: link.required_failsafes.clone(),
-            tlog: None,
-            simulator: SimulatorPolicy::Ignore,
-        })
-    }
-
-    /// Opens the link and waits for the autopilot. A local port still held for a moment (the
-    /// previous episode's socket, another program just leaving it) is tried again for up to
-    /// 10 s before the error is given.
-    pub async fn connect(&self) -> Result<HilLink, HilError> {
-        let started = tokio::time::Instant::now();
-        loop {
-            let opened = HilLink::connect_with(
-                self.address.clone(),
-                self.session.clone(),
-                ConnectOptions {
-                    ready_timeout_ms: self.ready_timeout_ms,
-                    preflight: true,
-                    required_failsafes: self.required_failsafes.clone(),
-                    tlog: self.tlog.clone(),
-                    simulator: self.simulator,
-                },
-            )
-            .await;
-            match opened {
-                Err(HilError::Open { source, .. })
-                    if source.kind() == std::io::ErrorKind::AddrInUse
-                        && started.elapsed() < PORT_BUSY_WAIT =>
-                {
-                    tracing::warn!(address = %self.address, "local port busy; trying again");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
-                other => return other,
-            }
-        }
-    }
-}
-
-/// How many frames others than the autopilot sent, in a line for the operator; the link
-/// dropped them (it stays bound to the autopilot it heard first).
-pub fn foreign_note(status: &alpha3_hil::LinkStatus) -> Option<String> {
-    let f = status.foreign;
-    let s = f.last?;
-    let from = s
-        .from
-        .map_or_else(|| "the link".to_string(), |a| a.to_string());
-    Some(format!(
-        "{} frames from others than the autopilot dropped (last: system {} component {} from {from})",
-        f.count, s.system_id, s.component_id
-    ))
-}
 
 /// Waits (up to `timeout`) until the vehicle can be flown, before the first command: every
 /// input the gate reads reported (battery, position, home, fix, landed state), the telemetry
@@ -238,8 +77,17 @@ const DISARM_WAIT: Duration = Duration::from_secs(30);
 /// [`super::anchor`]) and switches the link to that frame: from here on telemetry and
 /// commands are in the scenario's coordinates. Build the mission's world with
 /// [`Anchor::origin`].
+///
+/// Anchored only on a 3-D fix and a reported home (waited for up to [`ANCHOR_FIX_WAIT`]): a
+/// position before the fix can be kilometres off (issue 30 item 12: PX4 under load reported a
+/// position 25 km away, fix none, and the mission was anchored there).
 pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Anchor, OnboardError> {
     link.set_origin(None).await?;
+    let started = tokio::time::Instant::now();
+    wait_until(link, started, ANCHOR_FIX_WAIT, |l| {
+        fixed_with_home(&l.snapshot())
+    })
+    .await?;
     let a = anchor(scenario, &link.snapshot());
     link.set_origin(Some(a.origin)).await?;
     tracing::info!(
@@ -250,6 +98,23 @@ pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Ancho
     );
     Ok(a)
 }
+
+/// How long anchoring waits for a 3-D fix and a home position.
+const ANCHOR_FIX_WAIT: Duration = Duration::from_secs(60);
+
+/// A snapshot a mission can be anchored on: a 3-D fix, a home position, finite coordinates.
+fn fixed_with_home(s: &alpha3_core::snapshot::VehicleSnapshot) -> bool {
+    s.gnss.fix.is_3d()
+        && !s.unreported.home
+        && !s.unreported.position
+        && [s.position.x, s.position.y, s.position.z]
+            .iter()
+            .all(|v| v.is_finite())
+}
+
+/// How long a start command refused only for stale telemetry is asked again: a loaded machine
+/// can hold telemetry up for seconds, and that moment is waited out, not the episode failed.
+const STALE_RETRY: Duration = Duration::from_secs(20);
 
 /// How close to the scenario's spawn point the vehicle must be before the agent flies, m.
 const START_TOLERANCE_M: f64 = 10.0;
@@ -288,8 +153,7 @@ pub async fn bring_to_start(
     }
     let started = tokio::time::Instant::now();
     for command in steps {
-        let now = link.now_ms();
-        let verdict = evaluate(gate, &link.snapshot(), &command, now, &mut state);
+        let verdict = judged_when_fresh(link, gate, &command, &mut state).await;
         let approved = match &verdict {
             Verdict::Approved(a) | Verdict::Clamped { approved: a, .. } => a.clone(),
             Verdict::Denied(f) => {
@@ -330,6 +194,35 @@ pub async fn bring_to_start(
     })
     .await?;
     Ok(done)
+}
+
+/// The gate's verdict on `command` now; while it is refused only because the telemetry is too
+/// old, asked again every 100 ms for up to [`STALE_RETRY`] (issue 30 item 12: a start under load
+/// failed on "telemetry is too old to decide on (measured 3083, limit 1000)").
+async fn judged_when_fresh(
+    link: &HilLink,
+    gate: &GateContext,
+    command: &Command,
+    state: &mut GateState,
+) -> Verdict {
+    let started = tokio::time::Instant::now();
+    loop {
+        let verdict = evaluate(gate, &link.snapshot(), command, link.now_ms(), state);
+        if !only_stale(&verdict) || started.elapsed() > STALE_RETRY {
+            return verdict;
+        }
+        tracing::debug!(
+            command = command.name(),
+            "telemetry too old for the gate; waiting"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A denial whose every finding is stale telemetry.
+fn only_stale(verdict: &Verdict) -> bool {
+    matches!(verdict, Verdict::Denied(f)
+        if !f.is_empty() && f.iter().all(|x| x.id == alpha3_core::gate::ids::STATE_STALE_SNAPSHOT))
 }
 
 async fn wait_until(

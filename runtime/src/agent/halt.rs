@@ -6,19 +6,19 @@ use alpha3_core::vehicle::LinkError;
 
 /// Why the loop stopped early.
 #[derive(Debug)]
-pub(super) enum Stop {
+pub(super) enum Halt {
     Record(RecorderError),
     Vehicle(LinkError),
 }
 
-impl From<RecorderError> for Stop {
+impl From<RecorderError> for Halt {
     fn from(e: RecorderError) -> Self {
-        Stop::Record(e)
+        Halt::Record(e)
     }
 }
 
-impl From<LinkError> for Stop {
+impl From<LinkError> for Halt {
     fn from(e: LinkError) -> Self {
-        Stop::Vehicle(e)
+        Halt::Vehicle(e)
     }
 }

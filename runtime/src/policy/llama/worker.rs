@@ -1,76 +1,19 @@
 //! The inference thread of the local backend: loads the model, compiles the turn grammar over
 //! its vocabulary, creates the context and serves jobs until its sender is dropped.
 
-use super::llama_engine::Engine;
-use super::llama_kv::KvLedger;
-use super::llama_types::{Job, LlamaError, LlamaOptions, ModelInfo};
+use super::engine::Engine;
+use super::guide::{compile, factory};
+use super::kv::KvLedger;
+use super::types::{Job, LlamaError, LlamaOptions, ModelInfo};
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
-use llguidance::api::TopLevelGrammar;
-use llguidance::toktrie::{TokEnv, TokTrie, TokenId, TokenizerEnv};
-use llguidance::{Matcher, ParserFactory};
 use serde_json::Value;
 use std::num::NonZeroU32;
 use std::sync::{Arc, OnceLock, mpsc};
-
-/// llguidance needs the model's own (canonical) tokenizer to fast-forward forced text.
-struct CanonicalTokEnv {
-    model: Arc<LlamaModel>,
-    trie: TokTrie,
-}
-
-impl TokenizerEnv for CanonicalTokEnv {
-    fn tok_trie(&self) -> &TokTrie {
-        &self.trie
-    }
-
-    fn tokenize_bytes(&self, s: &[u8]) -> Vec<TokenId> {
-        self.model
-            .vocab()
-            .tokenize(s, false, false)
-            .into_iter()
-            .map(|t| t.0.cast_unsigned())
-            .collect()
-    }
-}
-
-/// A parser factory over the model's vocabulary (with its canonical tokenizer).
-fn factory(model: &Arc<LlamaModel>) -> Result<ParserFactory, LlamaError> {
-    let approx = LlamaSampler::llguidance_tok_env(model);
-    let env: TokEnv = Arc::new(CanonicalTokEnv {
-        model: Arc::clone(model),
-        trie: approx.tok_trie().clone(),
-    });
-    let mut factory =
-        ParserFactory::new_simple(&env).map_err(|e| LlamaError::Grammar(e.to_string()))?;
-    factory.quiet();
-    Ok(factory)
-}
-
-/// Compiles `schema` into a matcher with `factory`.
-pub(super) fn compile(factory: &ParserFactory, schema: Value) -> Result<Matcher, LlamaError> {
-    matcher(factory, TopLevelGrammar::from_json_schema(schema))
-}
-
-/// Compiles a Lark `grammar` into a matcher with `factory`.
-pub(super) fn compile_lark(factory: &ParserFactory, grammar: &str) -> Result<Matcher, LlamaError> {
-    matcher(factory, TopLevelGrammar::from_lark(grammar.to_owned()))
-}
-
-fn matcher(factory: &ParserFactory, grammar: TopLevelGrammar) -> Result<Matcher, LlamaError> {
-    let parser = factory
-        .create_parser(grammar)
-        .map_err(|e| LlamaError::Grammar(e.to_string()))?;
-    let matcher = Matcher::new(Ok(parser));
-    match matcher.get_error() {
-        Some(e) => Err(LlamaError::Grammar(e)),
-        None => Ok(matcher),
-    }
-}
 
 /// The model's chat template when llama.cpp can apply it, else the built-in `gemma` one.
 fn template(model: &LlamaModel) -> Result<(LlamaChatTemplate, String), LlamaError> {

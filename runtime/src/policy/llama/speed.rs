@@ -3,12 +3,12 @@
 //! model, same threads, same prompt), prompt tokens evaluated per turn with and without KV
 //! reuse, and the wall time of a full 10-turn episode.
 
-use super::contract::Policy;
-use super::decision::{Decision, DecisionContext};
-use super::llama::{LlamaError, LlamaGenerator, LlamaOptions, LlamaRequest};
-use super::llama_worker::backend;
-use super::llm::LlmPolicy;
-use super::synthetic;
+use super::worker::backend;
+use super::{LlamaError, LlamaGenerator, LlamaOptions, LlamaRequest};
+use crate::policy::contract::Policy;
+use crate::policy::decision::{Decision, DecisionContext};
+use crate::policy::llm::LlmPolicy;
+use crate::policy::synthetic;
 use alpha3_core::protocol::catalogue;
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::params::LlamaContextParams;

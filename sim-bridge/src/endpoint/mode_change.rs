@@ -1,10 +1,10 @@
-//! Entering a PX4 mode, with what it does to the world: hold, land, return (climb to the
-//! return altitude first), take-off and offboard.
+//! Entering a PX4 mode, with what it does to the world (used by commands and failsafes): hold,
+//! land, return (climb to the return altitude first), take-off and offboard.
 
 use super::codec::mav::MavSeverity;
 use super::modes::Px4Mode;
-use super::navigation::RtlPhase;
 use super::options::Autopilot;
+use super::state::RtlPhase;
 use super::vehicle::Px4Vehicle;
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;

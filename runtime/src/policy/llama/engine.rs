@@ -7,8 +7,9 @@
 //! without sampling and evaluated together in one batch, which is what keeps a constrained turn
 //! as fast as free text.
 
-use super::llama_kv::KvLedger;
-use super::llama_types::{LlamaCompletion, LlamaError, LlamaOptions, LlamaRequest};
+use super::guide::compile_lark;
+use super::kv::{Checkpoint, KvLedger};
+use super::types::{LlamaCompletion, LlamaError, LlamaOptions, LlamaRequest};
 use alpha3_core::protocol::{ChatMessage, Role};
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::llama_batch::LlamaBatch;
@@ -88,7 +89,7 @@ impl Engine<'_> {
             return Ok(());
         };
         if self.narrowed.as_ref().is_none_or(|(t, _)| *t != text) {
-            let matcher = super::llama_worker::compile_lark(&self.factory, &text)?;
+            let matcher = compile_lark(&self.factory, &text)?;
             self.narrowed = Some((text, matcher));
         }
         Ok(())
@@ -153,7 +154,7 @@ impl Engine<'_> {
         let keep = if reuse {
             self.ledger.reusable(bytes)
         } else {
-            super::llama_kv::Checkpoint {
+            Checkpoint {
                 bytes: 0,
                 tokens: 0,
             }

@@ -4,17 +4,29 @@
 //! context borrows its model); [`LlamaGenerator`] sends it jobs and awaits the answers, so a
 //! decision's deadline can pass without blocking the async runtime. The same thread keeps the
 //! KV cache between calls: the turns of an episode evaluate only their new tokens.
+//!
+//! Files, imported one way only (`worker` → `engine` → `guide`, `kv`, `types`): `types` (what
+//! they share), `worker` (the inference thread), `engine` (prompt and decode loop), `guide`
+//! (llguidance matchers), `kv` (what the cache holds), and [`speed`] (TTFT and tokens/s for
+//! `alpha3 perf`).
+
+mod engine;
+mod guide;
+mod kv;
+pub mod speed;
+mod types;
+mod worker;
 
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
 use super::grammar::llguidance_schema;
-use super::llama_types::Job;
-use super::llama_worker::worker;
 use super::steer::Narrowing;
 use alpha3_core::protocol::{ChatMessage, ToolSpec};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
+use types::Job;
+use worker::worker;
 
-pub use super::llama_types::{LlamaCompletion, LlamaError, LlamaOptions, LlamaRequest, ModelInfo};
+pub use types::{LlamaCompletion, LlamaError, LlamaOptions, LlamaRequest, ModelInfo};
 
 /// A local model on its inference thread.
 #[derive(Debug)]

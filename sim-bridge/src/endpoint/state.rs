@@ -1,6 +1,56 @@
-//! What PX4's failsafes remember between steps, and the reactions they choose from.
+//! The vehicle's sub-states: what `Px4Vehicle` keeps for each of its behaviours, with the small
+//! pure functions over them. The navigation state (the mode and where a return is), the armed
+//! state and its timers, the offboard setpoint, what the failsafes remember and the reactions
+//! they choose from, ArduCopter's own mode and the texts it says instead of PX4's. The
+//! behaviour itself is in `mode_change`, `arming`, `offboard`, `failsafe` and `copter`; nothing
+//! here knows the vehicle.
 
 use super::modes::Px4Mode;
+use alpha3_core::frames::Enu;
+
+/// Where a return is in its sequence (PX4: climb to RTL_RETURN_ALT, fly home, land).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum RtlPhase {
+    Climb {
+        altitude_z: f64,
+    },
+    /// Flying home at altitude (the world's land-at-site, in transit).
+    Home,
+    /// Descending at home.
+    Land,
+}
+
+/// PX4's navigation state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Navigation {
+    pub mode: Px4Mode,
+    /// The mode PX4 returns to when it disarms: the last one the user chose that allows
+    /// arming (not Return or Land; PX4's `_nav_state_after_disarming`).
+    pub mode_after_disarm: Px4Mode,
+    pub rtl: Option<RtlPhase>,
+}
+
+/// Armed or not, and when PX4 disarms by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Arming {
+    /// PX4's armed state (the world disarms at touch-down; PX4 a little later).
+    pub armed: bool,
+    /// When the landing-disarm delay (COM_DISARM_LAND) runs out.
+    pub disarm_at_us: Option<u64>,
+    /// Armed on the ground and not yet taken off since (COM_DISARM_PRFLT).
+    pub idle_since_us: Option<u64>,
+    /// The world was in the air at the last step (take-off and landing are its edges).
+    pub was_airborne: bool,
+}
+
+/// The newest offboard setpoint and when a setpoint last came.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) struct Offboard {
+    /// Newest position setpoint, world frame.
+    pub setpoint: Option<Enu>,
+    /// When any setpoint last came, microseconds since boot.
+    pub at_us: Option<u64>,
+}
 
 /// What PX4 does about a failure (its `failsafe_action_t`, in order of severity).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -78,6 +128,26 @@ pub(super) struct FailsafeState {
     pub delayed: Option<(Reaction, u64)>,
     /// An injected battery failure: when, and the warning level announced so far.
     pub battery: Option<(u64, BatteryLevel)>,
+}
+
+/// ArduCopter's own mode and its pre-arm text timer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct CopterState {
+    /// ArduCopter's mode number (its HEARTBEAT custom_mode); the navigation mode then holds the
+    /// PX4 mode that flies the world the same way.
+    pub mode: u32,
+    /// When ArduCopter next repeats its pre-arm failure on its own.
+    pub prearm_text_us: u64,
+}
+
+/// What ArduCopter says where the shared vehicle code says PX4's words: its own text, nothing
+/// (PX4-only notices), or the text unchanged.
+pub(super) fn text_for(px4: &str) -> Option<String> {
+    match px4 {
+        "Landing detected" | "Takeoff complete, holding" => None,
+        t if t.starts_with("Disarmed by") => Some("Disarming motors".into()),
+        t => Some(t.to_string()),
+    }
 }
 
 #[cfg(test)]
