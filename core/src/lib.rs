@@ -30,6 +30,7 @@ pub mod failsafe;
 pub mod frames;
 pub mod gate;
 pub mod link;
+pub mod mission_file;
 pub mod operator_line;
 pub mod protocol;
 pub mod px4_modes;

@@ -12,7 +12,7 @@
 //!   the first autopilot heard and drops (and counts) every other sender's frames. Built from
 //!   one micro-service per file:
 //!   [`heartbeat`], [`telemetry`] (the snapshot cache), [`command`] (COMMAND_LONG/INT + ACK),
-//!   [`plan`] (steps and telemetry confirmation, [`confirm`]), [`offboard`] (setpoint stream),
+//!   [`procedure`] (steps and telemetry confirmation, [`confirm`]), [`offboard`] (setpoint stream),
 //!   [`param`] (PARAM protocol), [`timesync`], [`statustext`], [`streams`] (telemetry
 //!   requests), [`readiness`] (whether the autopilot says it could arm, and why not) and
 //!   [`measure`] (RTT, jitter, loss, throughput).
@@ -28,11 +28,12 @@ pub mod dialect;
 pub mod error;
 pub mod heartbeat;
 pub mod measure;
+pub mod mission;
 pub mod offboard;
 pub mod param;
 pub mod param_guard;
-pub mod plan;
 pub mod preflight;
+pub mod procedure;
 pub mod profile;
 pub mod readiness;
 pub mod session;

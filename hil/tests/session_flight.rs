@@ -8,7 +8,7 @@ use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::snapshot::{FlightMode, LandedState};
 use alpha3_hil::dialect::{MavMessage, mav};
-use alpha3_hil::plan::PlanOutcome;
+use alpha3_hil::procedure::ProcedureOutcome;
 use alpha3_hil::session::Event;
 use support::fake_px4::FakeConfig;
 use support::loopback::Loopback;
@@ -23,7 +23,7 @@ fn ready() -> Loopback {
     l
 }
 
-fn fly(l: &mut Loopback) -> Vec<(String, PlanOutcome)> {
+fn fly(l: &mut Loopback) -> Vec<(String, ProcedureOutcome)> {
     let mut log = vec![];
     for c in [
         Command::Arm,
@@ -61,7 +61,7 @@ fn a_whole_flight_on_a_virtual_clock() {
     let mut l = ready();
     let log = fly(&mut l);
     assert!(
-        log.iter().all(|(_, o)| *o == PlanOutcome::Confirmed),
+        log.iter().all(|(_, o)| *o == ProcedureOutcome::Confirmed),
         "{log:?}"
     );
     let s = l.session.snapshot();
@@ -74,7 +74,7 @@ fn arming_is_retried_until_the_autopilot_is_ready() {
     let mut l = Loopback::new(test_config(), FakeConfig::default());
     assert!(l.run_until(1000, |l| l.session.profile().is_some()));
     let r = l.command(&Command::Arm);
-    assert_eq!(r.outcome, PlanOutcome::Confirmed);
+    assert_eq!(r.outcome, ProcedureOutcome::Confirmed);
     assert!(l.now_us >= 1_500_000, "not before the fake is ready");
     let arms = l
         .fake
@@ -112,7 +112,7 @@ fn commands_get_through_when_a_third_of_our_frames_are_lost() {
     l.drop_up_every = 3;
     let log = fly(&mut l);
     assert!(
-        log.iter().all(|(_, o)| *o == PlanOutcome::Confirmed),
+        log.iter().all(|(_, o)| *o == ProcedureOutcome::Confirmed),
         "{log:?}"
     );
 }
@@ -124,7 +124,10 @@ fn an_answer_slower_than_the_timeout_is_reported_late_not_taken() {
     // ACKs take 1.2 s: longer than 3 sends × 300 ms.
     l.delay_down_us = 1_200_000;
     let r = l.command(&Command::Arm);
-    assert!(matches!(r.outcome, PlanOutcome::TimedOut { .. }), "{r:?}");
+    assert!(
+        matches!(r.outcome, ProcedureOutcome::TimedOut { .. }),
+        "{r:?}"
+    );
     l.run_until(2000, |_| false);
     let late = l
         .events

@@ -58,4 +58,42 @@ impl Stop {
             lines: vec![line.into()],
         }
     }
+
+    /// Ends a command whose body can only stop: the exit code it gave, or its stop reported
+    /// under `command`.
+    pub fn end(command: &str, body: Result<ExitCode, Stop>) -> ExitCode {
+        body.unwrap_or_else(|stop| stop.report(command))
+    }
+}
+
+/// Why a command's body did not finish: a [`Stop`] it can name, reported under the command's
+/// name, or an error it cannot, which `main` reports as `alpha3: error: …` (exit 3).
+#[derive(Debug)]
+pub enum Halt {
+    Stop(Stop),
+    Error(anyhow::Error),
+}
+
+impl From<Stop> for Halt {
+    fn from(stop: Stop) -> Self {
+        Self::Stop(stop)
+    }
+}
+
+impl<E: Into<anyhow::Error>> From<E> for Halt {
+    fn from(e: E) -> Self {
+        Self::Error(e.into())
+    }
+}
+
+impl Halt {
+    /// Ends a command's body: the exit code it gave, or its stop reported under `command`;
+    /// an error goes on to `main`.
+    pub fn end(command: &str, body: Result<ExitCode, Halt>) -> anyhow::Result<ExitCode> {
+        match body {
+            Ok(code) => Ok(code),
+            Err(Halt::Stop(stop)) => Ok(stop.report(command)),
+            Err(Halt::Error(e)) => Err(e),
+        }
+    }
 }

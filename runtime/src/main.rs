@@ -2,7 +2,7 @@
 
 use alpha3::cli::{Cli, Command};
 use alpha3::commands::{bench, fly, mcp, perf, review, sim_vehicle, sitl, validate};
-use alpha3::exit;
+use alpha3::exit::Stop;
 use clap::Parser;
 use std::process::ExitCode;
 
@@ -25,11 +25,6 @@ fn main() -> ExitCode {
         Command::Validate(a) => validate::run(a),
         Command::Review(a) => review::run(a),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("alpha3: error: {e:#}");
-            exit::code(exit::FAILURE)
-        }
-    }
+    // What a command could not name ends here, as a runtime failure (exit 3).
+    result.unwrap_or_else(|e| Stop::failure(format!("error: {e:#}")).report("alpha3"))
 }

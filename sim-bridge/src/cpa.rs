@@ -2,7 +2,7 @@
 //! so within each interval the squared distance is a quadratic in time with a closed-form
 //! minimum.
 
-use crate::traffic::Plan;
+use crate::traffic::FlightPlan;
 use crate::vec3::{self, V3};
 
 /// Where two plans come closest.
@@ -17,7 +17,7 @@ pub struct Approach {
 }
 
 /// The closest approach of `a` and `b` over [t0, t1].
-pub fn closest_approach(a: &Plan, b: &Plan, t0: f64, t1: f64) -> Approach {
+pub fn closest_approach(a: &FlightPlan, b: &FlightPlan, t0: f64, t1: f64) -> Approach {
     let mut times = a.breakpoints(t0, t1);
     times.extend(b.breakpoints(t0, t1));
     times.sort_by(f64::total_cmp);
@@ -63,8 +63,8 @@ mod tests {
 
     #[test]
     fn head_on_tracks_meet_in_the_middle() {
-        let a = Plan::along(&[[0.0, 0.0, 50.0], [1000.0, 0.0, 50.0]], 10.0, 0.0);
-        let b = Plan::along(&[[1000.0, 30.0, 50.0], [0.0, 30.0, 50.0]], 10.0, 0.0);
+        let a = FlightPlan::along(&[[0.0, 0.0, 50.0], [1000.0, 0.0, 50.0]], 10.0, 0.0);
+        let b = FlightPlan::along(&[[1000.0, 30.0, 50.0], [0.0, 30.0, 50.0]], 10.0, 0.0);
         let c = closest_approach(&a, &b, 0.0, 200.0);
         assert!((c.t_s - 50.0).abs() < 1e-9, "{c:?}");
         assert!((c.distance_m - 30.0).abs() < 1e-9);
@@ -72,8 +72,8 @@ mod tests {
 
     #[test]
     fn crossing_tracks_with_a_bounce() {
-        let ours = Plan::along(&[[100.0, 0.0, 40.0], [100.0, 600.0, 40.0]], 10.0, 0.0);
-        let theirs = Plan::Bounce {
+        let ours = FlightPlan::along(&[[100.0, 0.0, 40.0], [100.0, 600.0, 40.0]], 10.0, 0.0);
+        let theirs = FlightPlan::Bounce {
             start: [150.0, 300.0, 40.0],
             velocity: [-10.0, 0.0, 0.0],
             bounds: [0.0, 0.0, 800.0, 600.0],

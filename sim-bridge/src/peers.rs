@@ -5,7 +5,7 @@
 
 use crate::cpa::{Approach, closest_approach};
 use crate::rng::SimRng;
-use crate::traffic::{Aircraft, Plan, Traffic};
+use crate::traffic::{Aircraft, FlightPlan, Traffic};
 use crate::vec3::V3;
 use alpha3_core::protocol::tools::{
     AckAnswer, CollisionAvoidanceAnswer, CollisionAvoidancePayload, HandoverAnswer,
@@ -168,7 +168,7 @@ impl Peers {
     }
 }
 
-fn worst(ours: &Plan, peers: &[&Aircraft], t0: f64, t1: f64) -> Option<(Approach, String)> {
+fn worst(ours: &FlightPlan, peers: &[&Aircraft], t0: f64, t1: f64) -> Option<(Approach, String)> {
     peers
         .iter()
         .map(|a| (closest_approach(ours, &a.plan, t0, t1), a.id.clone()))
@@ -189,12 +189,12 @@ fn avoid(
         .collect();
     let plan_with = |dz: f64, delay: f64| {
         let moved: Vec<V3> = pts.iter().map(|q| [q[0], q[1], q[2] + dz]).collect();
-        Plan::along(&moved, speed, ctx.now_s + delay)
+        FlightPlan::along(&moved, speed, ctx.now_s + delay)
     };
     let base = plan_with(0.0, 0.0);
     let end = match &base {
-        Plan::Knots(k) => k.last().map_or(ctx.now_s, |k| k.0),
-        Plan::Bounce { .. } => ctx.now_s,
+        FlightPlan::Knots(k) => k.last().map_or(ctx.now_s, |k| k.0),
+        FlightPlan::Bounce { .. } => ctx.now_s,
     };
     let t1 = (end + 30.0).min(ctx.now_s + HORIZON_S);
     let Some((cpa, id)) = worst(&base, peers, ctx.now_s, t1) else {
@@ -206,7 +206,7 @@ fn avoid(
         };
     };
     let risk = cpa.distance_m < ctx.separation_m;
-    let clear = |plan: &Plan| {
+    let clear = |plan: &FlightPlan| {
         worst(plan, peers, ctx.now_s, t1 + 60.0)
             .is_none_or(|(c, _)| c.distance_m >= 1.2 * ctx.separation_m)
     };
@@ -355,7 +355,7 @@ pub fn keep_clear(
 
 /// Whether a member holding at `at` from `t_s` on stays at least as far from the vehicle
 /// (from `own` at `own_velocity`) over the look-ahead as flying `plan` on would.
-fn stopping_keeps_clear(plan: &Plan, at: V3, own: V3, own_velocity: V3, t_s: f64) -> bool {
+fn stopping_keeps_clear(plan: &FlightPlan, at: V3, own: V3, own_velocity: V3, t_s: f64) -> bool {
     let (mut flying, mut holding) = (f64::INFINITY, f64::INFINITY);
     for i in 0..=YIELD_LOOKAHEAD_SAMPLES {
         let dt = YIELD_LOOKAHEAD_S * f64::from(i) / f64::from(YIELD_LOOKAHEAD_SAMPLES);
@@ -379,9 +379,9 @@ const YIELD_LOOKAHEAD_SAMPLES: u32 = 20;
 /// Makes `plan` stay where it is at `t_s` until `t_s + dt_s` at least: the member holds
 /// there, and everything it planned after `t_s` happens that much later. A hold already under
 /// way is extended rather than given new knots. Returns whether the plan changed.
-fn hold_plan(plan: &mut Plan, t_s: f64, dt_s: f64) -> bool {
+fn hold_plan(plan: &mut FlightPlan, t_s: f64, dt_s: f64) -> bool {
     let at = plan.position_at(t_s);
-    let Plan::Knots(knots) = plan else {
+    let FlightPlan::Knots(knots) = plan else {
         return false;
     };
     let near = |p: V3| crate::vec3::distance(p, at) < 1e-6;
@@ -423,7 +423,7 @@ mod tests {
             aircraft: vec![Aircraft {
                 id: "swarm-1".into(),
                 kind: "uav".into(),
-                plan: Plan::along(points, 10.0, 0.0),
+                plan: FlightPlan::along(points, 10.0, 0.0),
                 cooperative: true,
             }],
         }
@@ -460,7 +460,7 @@ mod tests {
             closest < 20.0 * YIELD_FACTOR + 1.0,
             "it comes up to the yield radius"
         );
-        let Plan::Knots(k) = &t.aircraft[0].plan else {
+        let FlightPlan::Knots(k) = &t.aircraft[0].plan else {
             panic!()
         };
         assert!(
@@ -478,7 +478,7 @@ mod tests {
         assert_eq!(changes, 0);
         assert_eq!(
             free.aircraft[0].plan,
-            Plan::along(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]], 10.0, 0.0)
+            FlightPlan::along(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]], 10.0, 0.0)
         );
     }
 
@@ -510,7 +510,7 @@ mod tests {
         t.aircraft.push(Aircraft {
             id: "uav-1".into(),
             kind: "uav".into(),
-            plan: Plan::along(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]], 10.0, 0.0),
+            plan: FlightPlan::along(&[[0.0, 0.0, 50.0], [400.0, 0.0, 50.0]], 10.0, 0.0),
             cooperative: true,
         });
         let before = t.clone();

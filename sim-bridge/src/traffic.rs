@@ -9,9 +9,9 @@ use crate::vec3::{self, V3};
 use alpha3_core::frames::heading_to_enu_angle_rad;
 use alpha3_core::scenario::Scenario;
 
-/// A trajectory over time.
+/// A flight plan: a trajectory over time (another aircraft's, or ours as a peer reads it).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan {
+pub enum FlightPlan {
     /// Constant velocity, reflected off the walls of `bounds` (`[min_x, min_y, max_x, max_y]`).
     Bounce {
         start: V3,
@@ -32,10 +32,10 @@ fn fold(u: f64, lo: f64, hi: f64) -> f64 {
     if m <= len { lo + m } else { lo + 2.0 * len - m }
 }
 
-impl Plan {
+impl FlightPlan {
     pub fn position_at(&self, t_s: f64) -> V3 {
         match self {
-            Plan::Bounce {
+            FlightPlan::Bounce {
                 start,
                 velocity,
                 bounds,
@@ -44,7 +44,7 @@ impl Plan {
                 fold(start[1] + velocity[1] * t_s, bounds[1], bounds[3]),
                 start[2] + velocity[2] * t_s,
             ],
-            Plan::Knots(knots) => {
+            FlightPlan::Knots(knots) => {
                 let i = knots.partition_point(|k| k.0 <= t_s);
                 match (i.checked_sub(1).and_then(|j| knots.get(j)), knots.get(i)) {
                     (Some(a), Some(b)) if b.0 > a.0 => {
@@ -63,7 +63,7 @@ impl Plan {
     pub fn breakpoints(&self, t0: f64, t1: f64) -> Vec<f64> {
         let mut ts = vec![t0];
         match self {
-            Plan::Bounce {
+            FlightPlan::Bounce {
                 start,
                 velocity,
                 bounds,
@@ -83,7 +83,7 @@ impl Plan {
                     }
                 }
             }
-            Plan::Knots(knots) => {
+            FlightPlan::Knots(knots) => {
                 ts.extend(knots.iter().map(|k| k.0).filter(|&t| t > t0 && t < t1));
             }
         }
@@ -104,7 +104,7 @@ impl Plan {
             }
             knots.push((t, *p));
         }
-        Plan::Knots(knots)
+        FlightPlan::Knots(knots)
     }
 }
 
@@ -114,7 +114,7 @@ pub struct Aircraft {
     /// `uav-1`, `helicopter-1`, `swarm-1`, …: the A2A address of cooperative ones.
     pub id: String,
     pub kind: String,
-    pub plan: Plan,
+    pub plan: FlightPlan,
     /// Answers A2A tasks (UAVs and swarm members do; helicopters and planes do not).
     pub cooperative: bool,
 }
@@ -148,7 +148,7 @@ impl Traffic {
             aircraft.push(Aircraft {
                 id: format!("{}-{n}", t.kind),
                 kind: t.kind.clone(),
-                plan: Plan::Bounce {
+                plan: FlightPlan::Bounce {
                     start: t.spawn,
                     velocity: [t.speed_mps * libm::cos(a), t.speed_mps * libm::sin(a), 0.0],
                     bounds,
@@ -167,7 +167,7 @@ impl Traffic {
                 aircraft.push(Aircraft {
                     id: format!("swarm-{i}"),
                     kind: "uav".into(),
-                    plan: Plan::along(&points, cruise_mps, 0.0),
+                    plan: FlightPlan::along(&points, cruise_mps, 0.0),
                     cooperative: true,
                 });
             }
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn bouncing_tracks_turn_back_at_the_walls() {
-        let p = Plan::Bounce {
+        let p = FlightPlan::Bounce {
             start: [750.0, 550.0, 40.0],
             velocity: [-12.0, 0.0, 0.0],
             bounds: [0.0, 0.0, 800.0, 600.0],
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn knot_plans_interpolate_and_hold() {
-        let p = Plan::along(&[[0.0; 3], [100.0, 0.0, 0.0]], 10.0, 5.0);
+        let p = FlightPlan::along(&[[0.0; 3], [100.0, 0.0, 0.0]], 10.0, 5.0);
         assert_eq!(p.position_at(0.0), [0.0; 3]);
         assert_eq!(p.position_at(10.0), [50.0, 0.0, 0.0]);
         assert_eq!(p.position_at(99.0), [100.0, 0.0, 0.0]);

@@ -93,7 +93,7 @@ fn every_input_that_once_crashed_a_target_is_handled() {
 
 /// A corrupted-but-valid telemetry frame can put the vehicle at an infinite position; the
 /// arrival wait of a go-to from there used to overflow (`arrival_budget_ms`, found by the
-/// `translate` target): it saturates now, and the plan still names the command.
+/// `translate` target): it saturates now, and the procedure still names the command.
 #[test]
 fn a_go_to_from_an_infinite_position_gets_a_saturated_arrival_wait() {
     let home = Geo {
@@ -126,9 +126,9 @@ fn a_go_to_from_an_infinite_position_gets_a_saturated_arrival_wait() {
         site: Some([30.0, 40.0]),
     };
     for profile in [Profile::Px4, Profile::ArduPilot] {
-        let plan = translate(&land, profile, &ctx).unwrap();
-        assert_eq!(plan.command, "land");
-        let waits: Vec<u64> = plan
+        let procedure = translate(&land, profile, &ctx).unwrap();
+        assert_eq!(procedure.command, "land");
+        let waits: Vec<u64> = procedure
             .steps
             .iter()
             .filter_map(|s| match s {

@@ -11,6 +11,8 @@ pub mod config;
 pub mod document;
 pub mod episode;
 pub mod mavlink_session;
+pub mod mission_file;
+pub mod mission_protocol;
 pub mod operator_line;
 pub mod record;
 pub mod scenario_rules;
@@ -32,4 +34,6 @@ pub const TARGETS: &[Target] = &[
     ("document", document::run),
     ("operator_line", operator_line::run),
     ("scenario_rules", scenario_rules::run),
+    ("mission_file", mission_file::run),
+    ("mission_protocol", mission_protocol::run),
 ];

@@ -1,8 +1,8 @@
 //! Command translation: any command (numbers of flight size, or any bit pattern) in any
-//! vehicle situation, for both autopilot profiles, and every message of the resulting plan
+//! vehicle situation, for both autopilot profiles, and every message of the resulting procedure
 //! encoded as a frame.
 //!
-//! Invariants: no panic (a non-finite number is a typed error); a plan is for the command asked
+//! Invariants: no panic (a non-finite number is a typed error); a procedure is for the command asked
 //! and every message it sends encodes.
 
 use crate::bytes::Bytes;
@@ -74,11 +74,11 @@ pub fn run(data: &[u8]) {
     let mut encoder = Encoder::new(1, None);
     let mut out = Vec::new();
     for profile in [Profile::Px4, Profile::ArduPilot] {
-        let Ok(plan) = translate(&c, profile, &ctx) else {
+        let Ok(procedure) = translate(&c, profile, &ctx) else {
             continue;
         };
-        assert_eq!(plan.command, c.name(), "a plan for another command");
-        for step in &plan.steps {
+        assert_eq!(procedure.command, c.name(), "a plan for another command");
+        for step in &procedure.steps {
             let message = match step {
                 Step::Send(m) | Step::Stream { setpoint: m, .. } => Some(m.clone()),
                 Step::Command(spec) => Some(spec.to_message(ctx.target, 1)),

@@ -184,7 +184,7 @@ impl Session {
             MavMessage::COMMAND_ACK(ack) => {
                 match self.commands.on_ack(now_us, h.system_id, ack, us) {
                     AckMatch::Outcome(outcome) => {
-                        if let Some(p) = self.plan.as_mut() {
+                        if let Some(p) = self.procedure.as_mut() {
                             p.command_done(outcome);
                         }
                     }
@@ -229,21 +229,21 @@ impl Session {
                 .telemetry
                 .fold(now_us / 1000, &frame.message, self.profile)
         {
-            self.advance_plan(now_us);
+            self.advance_procedure(now_us);
         }
     }
 
-    /// Lets time pass: retries, timeouts, lost heartbeats, plan deadlines.
+    /// Lets time pass: retries, timeouts, lost heartbeats, procedure deadlines.
     pub fn handle_timeout(&mut self, now_us: u64) {
         if self.heartbeats.handle_timeout(now_us) == Some(Presence::Lost) {
             self.events.push_back(Event::AutopilotLost);
         }
         if let Some(outcome) = self.commands.handle_timeout(now_us)
-            && let Some(p) = self.plan.as_mut()
+            && let Some(p) = self.procedure.as_mut()
         {
             p.command_done(outcome);
         }
-        self.advance_plan(now_us);
+        self.advance_procedure(now_us);
     }
 }
 

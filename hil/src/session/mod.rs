@@ -20,7 +20,7 @@ use crate::heartbeat::{AutopilotInfo, Heartbeats};
 use crate::measure::{LinkMeasurement, LinkStats};
 use crate::offboard::SetpointStream;
 use crate::param::{ParamClient, ParamValue};
-use crate::plan::{PlanOutcome, PlanRunner};
+use crate::procedure::{ProcedureOutcome, ProcedureRunner};
 use crate::profile::Profile;
 use crate::readiness::{Readiness, ReadinessProbe};
 use crate::statustext::{StatusText, StatusTexts};
@@ -37,10 +37,10 @@ use std::collections::{BTreeMap, VecDeque};
 
 /// How a command ended, with the autopilot's own words meanwhile.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PlanReport {
+pub struct ProcedureReport {
     pub id: u64,
     pub command: &'static str,
-    pub outcome: PlanOutcome,
+    pub outcome: ProcedureOutcome,
     pub at_ms: u64,
     /// STATUSTEXTs of WARNING or worse received while it ran.
     pub warnings: Vec<String>,
@@ -63,9 +63,9 @@ pub enum Event {
         from: Option<std::net::SocketAddr>,
     },
     Text(StatusText),
-    PlanDone(PlanReport),
+    ProcedureDone(ProcedureReport),
     /// The hold sent to cancel a lost command ended.
-    LostCommandHeld(PlanReport),
+    LostCommandHeld(ProcedureReport),
     /// An ACK for a command we had given up on: the autopilot may have acted on it.
     LateAck {
         command: mav::MavCmd,
@@ -84,10 +84,10 @@ pub struct Session {
     telemetry: TelemetryCache,
     texts: StatusTexts,
     commands: CommandMachine,
-    plan: Option<PlanRunner>,
-    /// Set while the running plan is our own hold after a lost command.
-    plan_is_hold: bool,
-    next_plan_id: u64,
+    procedure: Option<ProcedureRunner>,
+    /// Set while the running procedure is our own hold after a lost command.
+    procedure_is_hold: bool,
+    next_procedure_id: u64,
     params: ParamClient,
     timesync: TimeSync,
     /// The autopilot's own clock (time_boot_ms), which a sped-up SITL runs fast.
@@ -137,9 +137,9 @@ impl Session {
             telemetry: TelemetryCache::new().with_origin(cfg.frame_origin),
             texts: StatusTexts::default(),
             commands: CommandMachine::new(cfg.timing),
-            plan: None,
-            plan_is_hold: false,
-            next_plan_id: 1,
+            procedure: None,
+            procedure_is_hold: false,
+            next_procedure_id: 1,
             params: ParamClient::new(cfg.param_timeout_ms, cfg.param_sends),
             timesync: TimeSync::new(cfg.timesync_interval_ms),
             clock: VehicleClock::new(),
@@ -251,7 +251,7 @@ impl Session {
 
     /// Whether a command is still running.
     pub fn is_busy(&self) -> bool {
-        self.plan.is_some()
+        self.procedure.is_some()
     }
 
     pub fn poll_event(&mut self) -> Option<Event> {
@@ -321,8 +321,8 @@ impl Session {
         Ok(())
     }
 
-    /// Starts `command`; a command still running is superseded. Returns the plan id that its
-    /// [`Event::PlanDone`] will carry.
+    /// Starts `command`; a command still running is superseded. Returns the procedure id that its
+    /// [`Event::ProcedureDone`] will carry.
     pub fn start_command(&mut self, now_us: u64, command: &Command) -> Result<u64, HilError> {
         let (Some(profile), Some(target)) = (self.profile, self.target) else {
             return Err(HilError::NotReady {
@@ -358,21 +358,21 @@ impl Session {
             arrive_timeout_ms: self.cfg.arrive_timeout_ms,
             cruise_speed_mps: self.cruise_speed_mps,
         };
-        let plan = translate(command, profile, &ctx)?;
+        let procedure = translate(command, profile, &ctx)?;
         if let Command::SetSpeed { speed_mps } = *command {
             self.cruise_speed_mps = Some(speed_mps);
         }
         self.supersede(now_us);
-        let id = self.next_plan_id;
-        self.next_plan_id += 1;
-        self.plan = Some(PlanRunner::new(
+        let id = self.next_procedure_id;
+        self.next_procedure_id += 1;
+        self.procedure = Some(ProcedureRunner::new(
             id,
-            plan,
+            procedure,
             now_us,
             self.cfg.confirm_timeout_ms,
         ));
-        self.plan_is_hold = false;
-        self.advance_plan(now_us);
+        self.procedure_is_hold = false;
+        self.advance_procedure(now_us);
         Ok(id)
     }
 
@@ -390,28 +390,33 @@ impl Session {
     pub fn withdraw_commands(&mut self, now_us: u64, why: &str) {
         self.stream.stop();
         self.commands.abandon(now_us);
-        if let Some(old) = self.plan.take() {
-            self.plan_is_hold = false;
-            let outcome = PlanOutcome::Withdrawn {
+        if let Some(old) = self.procedure.take() {
+            self.procedure_is_hold = false;
+            let outcome = ProcedureOutcome::Withdrawn {
                 reason: why.to_string(),
             };
             let report = self.report(&old, outcome, now_us);
-            self.events.push_back(Event::PlanDone(report));
+            self.events.push_back(Event::ProcedureDone(report));
         }
     }
 
     fn supersede(&mut self, now_us: u64) {
-        if let Some(old) = self.plan.take() {
+        if let Some(old) = self.procedure.take() {
             self.commands.abandon(now_us);
-            let report = self.report(&old, PlanOutcome::Superseded, now_us);
-            self.events.push_back(Event::PlanDone(report));
+            let report = self.report(&old, ProcedureOutcome::Superseded, now_us);
+            self.events.push_back(Event::ProcedureDone(report));
         }
     }
 
-    fn report(&self, runner: &PlanRunner, outcome: PlanOutcome, now_us: u64) -> PlanReport {
-        PlanReport {
+    fn report(
+        &self,
+        runner: &ProcedureRunner,
+        outcome: ProcedureOutcome,
+        now_us: u64,
+    ) -> ProcedureReport {
+        ProcedureReport {
             id: runner.id,
-            command: runner.plan.command,
+            command: runner.procedure.command,
             outcome,
             at_ms: now_us / 1000,
             warnings: self
@@ -423,13 +428,13 @@ impl Session {
         }
     }
 
-    /// Moves the running plan on; reports it when it ends.
-    fn advance_plan(&mut self, now_us: u64) {
-        let (Some(runner), Some(target)) = (self.plan.as_mut(), self.target) else {
+    /// Moves the running procedure on; reports it when it ends.
+    fn advance_procedure(&mut self, now_us: u64) {
+        let (Some(runner), Some(target)) = (self.procedure.as_mut(), self.target) else {
             return;
         };
         let snap = self.telemetry.snapshot();
-        let mut io = crate::plan::PlanIo {
+        let mut io = crate::procedure::ProcedureIo {
             commands: &mut self.commands,
             stream: &mut self.stream,
             outbox: &mut self.outbox,
@@ -438,27 +443,27 @@ impl Session {
         let Some(outcome) = runner.advance(now_us, &snap, &mut io) else {
             return;
         };
-        let Some(done) = self.plan.take() else {
+        let Some(done) = self.procedure.take() else {
             return;
         };
         let lost = matches!(
             outcome,
-            PlanOutcome::TimedOut { .. } | PlanOutcome::Unconfirmed { .. }
+            ProcedureOutcome::TimedOut { .. } | ProcedureOutcome::Unconfirmed { .. }
         );
         let report = self.report(&done, outcome, now_us);
-        if self.plan_is_hold {
-            self.plan_is_hold = false;
+        if self.procedure_is_hold {
+            self.procedure_is_hold = false;
             self.events.push_back(Event::LostCommandHeld(report));
             return;
         }
-        self.events.push_back(Event::PlanDone(report));
+        self.events.push_back(Event::ProcedureDone(report));
         if lost
-            && done.plan.hold_if_lost
+            && done.procedure.hold_if_lost
             && self.cfg.hold_after_lost_command
             && snap.is_airborne()
             && self.start_command(now_us, &Command::Hold).is_ok()
         {
-            self.plan_is_hold = true;
+            self.procedure_is_hold = true;
         }
     }
 }

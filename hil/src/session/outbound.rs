@@ -19,7 +19,7 @@ impl Session {
         Some(len)
     }
 
-    /// Messages in priority order: answers and plan sends, commands, setpoints, then the
+    /// Messages in priority order: answers and procedure sends, commands, setpoints, then the
     /// periodic services (which need a known autopilot).
     fn next_message(&mut self, now_us: u64) -> Option<MavMessage> {
         if let Some(m) = self.outbox.pop_front() {
@@ -52,7 +52,7 @@ impl Session {
             self.heartbeats.poll_timeout(),
             self.commands.poll_timeout(),
             self.stream.poll_timeout(),
-            self.plan.as_ref().and_then(|p| p.poll_timeout()),
+            self.procedure.as_ref().and_then(|p| p.poll_timeout()),
         ]
         .into_iter()
         .flatten()

@@ -11,7 +11,7 @@ use crate::measure::LinkMeasurement;
 use crate::param::ParamValue;
 use crate::profile::Profile;
 use crate::readiness::Readiness;
-use crate::session::{Event, ForeignFrames, PlanReport, Session};
+use crate::session::{Event, ForeignFrames, ProcedureReport, Session};
 use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::telemetry::Seen;
 use crate::tlog::TlogWriter;
@@ -39,7 +39,7 @@ type ParamReply = oneshot::Sender<BTreeMap<String, ParamValue>>;
 pub(crate) enum Request {
     Command {
         command: Command,
-        reply: oneshot::Sender<Result<PlanReport, HilError>>,
+        reply: oneshot::Sender<Result<ProcedureReport, HilError>>,
     },
     ReadParams {
         names: Vec<String>,
@@ -102,7 +102,7 @@ pub(crate) struct Driver {
     pub requests: mpsc::Receiver<Request>,
     pub out: Outputs,
     pub status: LinkStatus,
-    pending_commands: Vec<(u64, oneshot::Sender<Result<PlanReport, HilError>>)>,
+    pending_commands: Vec<(u64, oneshot::Sender<Result<ProcedureReport, HilError>>)>,
     pending_params: Vec<(Vec<String>, ParamReply)>,
     pending_writes: Vec<(Vec<String>, WriteReply)>,
     next_publish_us: u64,
@@ -355,14 +355,14 @@ impl Driver {
     fn drain_events(&mut self) {
         while let Some(event) = self.session.poll_event() {
             match &event {
-                Event::PlanDone(report) => {
+                Event::ProcedureDone(report) => {
                     if let Some(i) = self
                         .pending_commands
                         .iter()
                         .position(|(id, _)| *id == report.id)
                     {
                         let (_, reply) = self.pending_commands.swap_remove(i);
-                        // The caller may have given up waiting; the plan still ran.
+                        // The caller may have given up waiting; the procedure still ran.
                         let _ = reply.send(Ok(report.clone()));
                     }
                 }

@@ -8,9 +8,9 @@ use super::transport::open;
 use crate::error::HilError;
 use crate::measure::LinkMeasurement;
 use crate::param::ParamValue;
-use crate::plan::PlanOutcome;
 use crate::preflight::PreflightReport;
-use crate::session::{Event, PlanReport, Session, SessionConfig};
+use crate::procedure::ProcedureOutcome;
+use crate::session::{Event, ProcedureReport, Session, SessionConfig};
 use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::tlog::TlogWriter;
 use crate::vehicle_clock::ClockReading;
@@ -305,7 +305,7 @@ impl HilLink {
         self.send_command(command).await
     }
 
-    /// Hands `command` to the link task and waits for its plan's end.
+    /// Hands `command` to the link task and waits for its procedure's end.
     async fn send_command(&mut self, command: &Command) -> Result<SendReceipt, LinkError> {
         let (reply, answer) = oneshot::channel();
         let stopped = || LinkError::Disconnected(format!("{}: link task stopped", self.address));
@@ -348,8 +348,8 @@ impl HilLink {
     }
 }
 
-/// The caller's view of a finished plan.
-fn receipt(report: PlanReport) -> Result<SendReceipt, LinkError> {
+/// The caller's view of a finished procedure.
+fn receipt(report: ProcedureReport) -> Result<SendReceipt, LinkError> {
     let said = if report.warnings.is_empty() {
         String::new()
     } else {
@@ -363,25 +363,25 @@ fn receipt(report: PlanReport) -> Result<SendReceipt, LinkError> {
         })
     };
     match report.outcome {
-        PlanOutcome::Confirmed => Ok(SendReceipt {
+        ProcedureOutcome::Confirmed => Ok(SendReceipt {
             accepted: true,
             message: report.warnings.last().cloned(),
             at_ms: report.at_ms,
         }),
-        PlanOutcome::Refused { result } => {
+        ProcedureOutcome::Refused { result } => {
             refused(format!("{} refused: {result:?}{said}", report.command))
         }
-        PlanOutcome::Unconfirmed { expected } => refused(format!(
+        ProcedureOutcome::Unconfirmed { expected } => refused(format!(
             "{} acknowledged, but telemetry showed no {expected}{said}",
             report.command
         )),
-        PlanOutcome::Superseded => {
+        ProcedureOutcome::Superseded => {
             refused(format!("{} superseded by a newer command", report.command))
         }
-        PlanOutcome::Withdrawn { reason } => {
+        ProcedureOutcome::Withdrawn { reason } => {
             refused(format!("{} withdrawn: {reason}", report.command))
         }
-        PlanOutcome::TimedOut { what, waited_ms } => Err(LinkError::Timeout {
+        ProcedureOutcome::TimedOut { what, waited_ms } => Err(LinkError::Timeout {
             what,
             timeout_ms: waited_ms,
         }),

@@ -13,7 +13,9 @@
 //!   fakes a throttle at its minimum, which LOITER reads as "descend"); return and land are
 //!   RTL and LAND.
 
-use super::{Context, GotoMethod, Plan, Step, arrival_budget_ms, here_at, hold_if_lost, scaled};
+use super::{
+    Context, GotoMethod, Procedure, Step, arrival_budget_ms, here_at, hold_if_lost, scaled,
+};
 use crate::command::CommandSpec;
 use crate::confirm::{ARRIVED_M, Confirm};
 use crate::dialect::{MavMessage, mav};
@@ -30,7 +32,7 @@ const CHANGE_MODE: f32 = 1.0;
 /// How long a mode change may take to show in the heartbeat.
 const MODE_WAIT_MS: u64 = 3000;
 
-pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilError> {
+pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Procedure, HilError> {
     let s = &ctx.snapshot;
     Ok(match *command {
         Command::Arm => guided_then(
@@ -41,7 +43,7 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
             )],
             Confirm::Armed(true),
         ),
-        Command::Disarm => plan(
+        Command::Disarm => procedure(
             command,
             vec![Step::Command(arm(0.0))],
             Confirm::Armed(false),
@@ -67,12 +69,12 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
         ),
         Command::GoTo { target, speed_mps } => {
             let steps = move_to(ctx, target, speed_mps.or(ctx.cruise_speed_mps));
-            plan(command, steps, Confirm::approaching(target, s))
+            procedure(command, steps, Confirm::approaching(target, s))
         }
         Command::SetAltitude { altitude_m } => {
             let target = here_at(ctx, altitude_m);
             let steps = move_to(ctx, target, ctx.cruise_speed_mps);
-            plan(command, steps, Confirm::approaching(target, s))
+            procedure(command, steps, Confirm::approaching(target, s))
         }
         Command::SetYaw { yaw_deg } => {
             let heading = yaw_deg.rem_euclid(360.0) as f32;
@@ -95,14 +97,14 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
             } else {
                 Vec::new()
             };
-            plan(command, steps, Confirm::Ack)
+            procedure(command, steps, Confirm::Ack)
         }
-        Command::Hold => plan(
+        Command::Hold => procedure(
             command,
             vec![Step::Command(set_mode(modes::BRAKE))],
             Confirm::Mode(FlightMode::Hold),
         ),
-        Command::ReturnToHome => plan(
+        Command::ReturnToHome => procedure(
             command,
             vec![Step::Command(set_mode(modes::RTL))],
             Confirm::Mode(FlightMode::Return),
@@ -121,13 +123,13 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
                 });
             }
             steps.push(Step::Command(set_mode(modes::LAND)));
-            plan(command, steps, Confirm::Landing)
+            procedure(command, steps, Confirm::Landing)
         }
     })
 }
 
-fn plan(command: &Command, steps: Vec<Step>, confirm: Confirm) -> Plan {
-    Plan {
+fn procedure(command: &Command, steps: Vec<Step>, confirm: Confirm) -> Procedure {
+    Procedure {
         command: command.name(),
         steps,
         confirm,
@@ -176,11 +178,11 @@ fn guided_first(ctx: &Context, steps: &mut Vec<Step>) {
 }
 
 /// GUIDED first, then `steps`.
-fn guided_then(command: &Command, ctx: &Context, steps: Vec<Step>, confirm: Confirm) -> Plan {
+fn guided_then(command: &Command, ctx: &Context, steps: Vec<Step>, confirm: Confirm) -> Procedure {
     let mut all = Vec::with_capacity(steps.len() + 2);
     guided_first(ctx, &mut all);
     all.extend(steps);
-    plan(command, all, confirm)
+    procedure(command, all, confirm)
 }
 
 /// The steps that fly to `target` in GUIDED at `speed_mps` (when known).

@@ -1,7 +1,7 @@
-//! [`translate`]: a [`Command`] becomes a [`Plan`] of MAVLink steps for one autopilot profile.
+//! [`translate`]: a [`Command`] becomes a [`Procedure`] of MAVLink steps for one autopilot profile.
 //!
 //! Pure and table-tested: the same command and context always give the same messages. Every
-//! plan names the telemetry that confirms it ([`Confirm`]), because an ACK is not proof.
+//! procedure names the telemetry that confirms it ([`Confirm`]), because an ACK is not proof.
 
 mod ardupilot;
 mod px4;
@@ -48,7 +48,7 @@ pub struct Context {
     pub cruise_speed_mps: Option<f64>,
 }
 
-/// One step of a plan, run in order.
+/// One step of a procedure, run in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     /// A command through the command protocol (ACK, retries, timeouts).
@@ -63,13 +63,14 @@ pub enum Step {
     },
     /// Stop the setpoint stream.
     StopStream,
-    /// Wait until telemetry shows `until`; fail the plan after `within_ms`.
+    /// Wait until telemetry shows `until`; fail the procedure after `within_ms`.
     Await { until: Confirm, within_ms: u64 },
 }
 
-/// The MAVLink rendering of one command.
+/// How one command is sent to an autopilot: its MAVLink steps in order, and the telemetry that
+/// confirms it ([`crate::procedure::ProcedureRunner`] runs it).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
+pub struct Procedure {
     /// The command's stable name ([`Command::name`]).
     pub command: &'static str,
     pub steps: Vec<Step>,
@@ -81,7 +82,11 @@ pub struct Plan {
 }
 
 /// Translates `command` for `profile` in the situation `ctx`.
-pub fn translate(command: &Command, profile: Profile, ctx: &Context) -> Result<Plan, HilError> {
+pub fn translate(
+    command: &Command,
+    profile: Profile,
+    ctx: &Context,
+) -> Result<Procedure, HilError> {
     check_finite(command)?;
     match profile {
         Profile::Px4 => px4::translate(command, ctx),
@@ -125,9 +130,9 @@ pub(crate) fn here_at(ctx: &Context, altitude_m: f64) -> Enu {
     Enu::new(p.x, p.y, altitude_m)
 }
 
-/// A plan of one command step.
-pub(crate) fn single(command: &Command, spec: CommandSpec, confirm: Confirm) -> Plan {
-    Plan {
+/// A procedure of one command step.
+pub(crate) fn single(command: &Command, spec: CommandSpec, confirm: Confirm) -> Procedure {
+    Procedure {
         command: command.name(),
         steps: vec![Step::Command(spec)],
         confirm,

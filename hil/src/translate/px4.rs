@@ -2,7 +2,7 @@
 //! AMSL z) or offboard setpoints, hold/return/land, mode changes as DO_SET_MODE(1, main, sub).
 
 use super::{
-    Context, GotoMethod, Plan, Step, arrival_budget_ms, here_at, hold_if_lost, scaled, single,
+    Context, GotoMethod, Procedure, Step, arrival_budget_ms, here_at, hold_if_lost, scaled, single,
 };
 use crate::command::CommandSpec;
 use crate::confirm::{ARRIVED_M, Confirm};
@@ -22,7 +22,7 @@ pub(crate) const POSITION_ONLY: u16 = 0x0DF8;
 /// PX4 wants about a second of setpoints before it accepts OFFBOARD.
 const OFFBOARD_WARMUP_MS: u64 = 1000;
 
-pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilError> {
+pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Procedure, HilError> {
     let s = &ctx.snapshot;
     Ok(match *command {
         Command::Arm => single(
@@ -47,9 +47,9 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
             go_to(command, ctx, here_at(ctx, altitude_m), None, NAN)
         }
         Command::SetYaw { yaw_deg } => {
-            let mut plan = go_to(command, ctx, s.position, None, yaw_deg.to_radians() as f32);
-            plan.confirm = Confirm::yaw(yaw_deg, s);
-            plan
+            let mut procedure = go_to(command, ctx, s.position, None, yaw_deg.to_radians() as f32);
+            procedure.confirm = Confirm::yaw(yaw_deg, s);
+            procedure
         }
         Command::SetSpeed { speed_mps } => single(
             command,
@@ -89,7 +89,7 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Plan, HilErr
             }
             steps.push(Step::Command(land));
             steps.push(Step::StopStream);
-            Plan {
+            Procedure {
                 command: command.name(),
                 steps,
                 confirm: Confirm::Landing,
@@ -114,15 +114,15 @@ pub(crate) fn set_mode(main: u8, sub: u8) -> CommandSpec {
     )
 }
 
-fn mode_change(command: &Command, main: u8, sub: u8, mode: FlightMode) -> Plan {
+fn mode_change(command: &Command, main: u8, sub: u8, mode: FlightMode) -> Procedure {
     stop_stream_after(single(command, set_mode(main, sub), Confirm::Mode(mode)))
 }
 
 /// Ends the offboard stream once the autopilot has left OFFBOARD (never before: PX4 would
 /// take the stream's end for a lost companion).
-fn stop_stream_after(mut plan: Plan) -> Plan {
-    plan.steps.push(Step::StopStream);
-    plan
+fn stop_stream_after(mut procedure: Procedure) -> Procedure {
+    procedure.steps.push(Step::StopStream);
+    procedure
 }
 
 fn reposition(ctx: &Context, target: Enu, speed_mps: Option<f64>, yaw_rad: f32) -> CommandSpec {
@@ -146,7 +146,7 @@ fn go_to(
     target: Enu,
     speed_mps: Option<f64>,
     yaw_rad: f32,
-) -> Plan {
+) -> Procedure {
     let confirm = Confirm::approaching(target, &ctx.snapshot);
     match ctx.goto {
         GotoMethod::Reposition => stop_stream_after(single(
@@ -171,7 +171,7 @@ fn go_to(
             if !in_offboard {
                 steps.push(Step::Command(set_mode(modes::MAIN_OFFBOARD, 0)));
             }
-            Plan {
+            Procedure {
                 command: command.name(),
                 steps,
                 confirm,

@@ -33,7 +33,7 @@ fn ctx(goto: GotoMethod) -> Context {
     }
 }
 
-fn px4(c: &Command) -> Plan {
+fn px4(c: &Command) -> Procedure {
     translate(c, Profile::Px4, &ctx(GotoMethod::Reposition)).unwrap()
 }
 
@@ -49,8 +49,8 @@ fn long(step: &Step) -> (MavCmd, [f32; 7], Retry) {
 
 #[test]
 fn px4_arm_retries_until_ready_and_confirms_armed() {
-    let plan = px4(&Command::Arm);
-    let (cmd, p, retry) = long(&plan.steps[0]);
+    let procedure = px4(&Command::Arm);
+    let (cmd, p, retry) = long(&procedure.steps[0]);
     assert_eq!(cmd, MavCmd::MAV_CMD_COMPONENT_ARM_DISARM);
     assert_eq!(p[0], 1.0);
     assert_eq!(
@@ -60,27 +60,27 @@ fn px4_arm_retries_until_ready_and_confirms_armed() {
             interval_ms: 1000
         }
     );
-    assert_eq!(plan.confirm, Confirm::Armed(true));
+    assert_eq!(procedure.confirm, Confirm::Armed(true));
 }
 
 #[test]
 fn px4_takeoff_altitude_is_amsl_in_param7() {
-    let plan = px4(&Command::Takeoff { altitude_m: 12.5 });
-    let (cmd, p, _) = long(&plan.steps[0]);
+    let procedure = px4(&Command::Takeoff { altitude_m: 12.5 });
+    let (cmd, p, _) = long(&procedure.steps[0]);
     assert_eq!(cmd, MavCmd::MAV_CMD_NAV_TAKEOFF);
     assert_eq!(p[6], 500.5, "home 488 m + 12.5 m");
     assert!(p[3].is_nan() && p[4].is_nan() && p[5].is_nan());
-    assert!(plan.hold_if_lost);
+    assert!(procedure.hold_if_lost);
 }
 
 #[test]
 fn px4_go_to_is_a_global_reposition_with_amsl_z() {
     let target = Enu::new(100.0, 50.0, 20.0);
-    let plan = px4(&Command::GoTo {
+    let procedure = px4(&Command::GoTo {
         target,
         speed_mps: Some(5.0),
     });
-    let Step::Command(spec) = &plan.steps[0] else {
+    let Step::Command(spec) = &procedure.steps[0] else {
         panic!()
     };
     assert_eq!(spec.command, MavCmd::MAV_CMD_DO_REPOSITION);
@@ -106,8 +106,8 @@ fn px4_go_to_is_a_global_reposition_with_amsl_z() {
     assert_eq!(z, 508.0);
     assert_eq!(&params[..3], &[5.0, 1.0, 0.0], "speed, change mode, radius");
     assert!(params[3].is_nan(), "keep yaw");
-    assert_eq!(plan.steps.last(), Some(&Step::StopStream));
-    assert!(matches!(plan.confirm, Confirm::Approaching { target: t, .. } if t == target));
+    assert_eq!(procedure.steps.last(), Some(&Step::StopStream));
+    assert!(matches!(procedure.confirm, Confirm::Approaching { target: t, .. } if t == target));
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn px4_modes_and_landing() {
 
 #[test]
 fn px4_offboard_streams_local_setpoints_from_the_ekf_origin_before_switching() {
-    let plan = translate(
+    let procedure = translate(
         &Command::GoTo {
             target: Enu::new(10.0, 20.0, 15.0),
             speed_mps: None,
@@ -155,23 +155,23 @@ fn px4_offboard_streams_local_setpoints_from_the_ekf_origin_before_switching() {
     let Step::Stream {
         setpoint: MavMessage::SET_POSITION_TARGET_LOCAL_NED(sp),
         warmup_ms,
-    } = &plan.steps[0]
+    } = &procedure.steps[0]
     else {
-        panic!("{:?}", plan.steps)
+        panic!("{:?}", procedure.steps)
     };
     assert_eq!(*warmup_ms, 1000);
     // Home is at (1, -2, -0.5) in the autopilot's local frame.
     assert_eq!((sp.x, sp.y, sp.z), (21.0, 8.0, -15.5));
     assert_eq!(sp.type_mask.bits(), 0x0DF8);
     assert_eq!(sp.coordinate_frame, MavFrame::MAV_FRAME_LOCAL_NED);
-    let (cmd, p, _) = long(&plan.steps[1]);
+    let (cmd, p, _) = long(&procedure.steps[1]);
     assert_eq!(
         (cmd, &p[..3]),
         (MavCmd::MAV_CMD_DO_SET_MODE, &[1.0, 6.0, 0.0][..])
     );
 }
 
-fn ardupilot(c: &Command, ctx: &Context) -> Plan {
+fn ardupilot(c: &Command, ctx: &Context) -> Procedure {
     translate(c, Profile::ArduPilot, ctx).unwrap()
 }
 

@@ -4,7 +4,7 @@
 use super::fake_px4::{FakeConfig, FakePx4};
 use alpha3_core::command::Command;
 use alpha3_hil::dialect::COMP_AUTOPILOT;
-use alpha3_hil::session::{Event, PlanReport, Session, SessionConfig};
+use alpha3_hil::session::{Event, ProcedureReport, Session, SessionConfig};
 use alpha3_hil::wire::{Decoder, Encoder};
 use std::collections::VecDeque;
 
@@ -86,11 +86,11 @@ impl Loopback {
     }
 
     /// Runs `command` to its end.
-    pub fn command(&mut self, command: &Command) -> PlanReport {
+    pub fn command(&mut self, command: &Command) -> ProcedureReport {
         let id = self.session.start_command(self.now_us, command).unwrap();
         let found = |events: &[Event]| {
             events.iter().find_map(|e| match e {
-                Event::PlanDone(r) if r.id == id => Some(r.clone()),
+                Event::ProcedureDone(r) if r.id == id => Some(r.clone()),
                 _ => None,
             })
         };

@@ -2,7 +2,7 @@
 //! are recorded and the watchdog may take its next ladder step.
 
 use super::flight::Flight;
-use super::halt::Halt;
+use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use alpha3_core::config::FailsafeStep;
 use alpha3_core::failsafe::{WatchdogAction, return_status};
@@ -26,7 +26,11 @@ pub(super) enum Until {
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
     /// Runs the vehicle until `until_ms` — or earlier as `until` allows — sampling truth and
     /// link, reporting violations and letting the watchdog act.
-    pub(super) async fn run_until(&mut self, until_ms: u64, until: Until) -> Result<(), Halt> {
+    pub(super) async fn run_until(
+        &mut self,
+        until_ms: u64,
+        until: Until,
+    ) -> Result<(), Interruption> {
         while self.side.now_ms() < until_ms && !self.done(until) {
             let next = (self.side.now_ms() + self.interval_ms).min(until_ms);
             self.side.advance_to(next).await?;
@@ -54,7 +58,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
     }
 
     /// One sample after time moved: link, truth, new violations, and the watchdog's turn.
-    pub(super) async fn tick(&mut self) -> Result<(), Halt> {
+    pub(super) async fn tick(&mut self) -> Result<(), Interruption> {
         self.refresh_plans();
         let now = self.side.now_ms();
         let sample = self.side.link_sample();

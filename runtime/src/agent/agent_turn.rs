@@ -6,7 +6,7 @@ use super::advance::Until;
 use super::episode::EpisodeOutcome;
 use super::execute::Executor;
 use super::flight::Flight;
-use super::halt::Halt;
+use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use crate::episode_setup::EpisodeSettings;
 use crate::policy::{DecisionContext, GenerationFailure, Policy};
@@ -30,7 +30,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         ctx: &DecisionContext,
         settings: &EpisodeSettings,
         out: &mut EpisodeOutcome,
-    ) -> Result<TurnDone, Halt> {
+    ) -> Result<TurnDone, Interruption> {
         out.turns += 1;
         let turn = out.turns;
         let started = self.side.now_ms();

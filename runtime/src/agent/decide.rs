@@ -2,7 +2,7 @@
 //! under the watchdog.
 
 use super::flight::Flight;
-use super::halt::Halt;
+use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use crate::policy::{Attempt, Decision, DecisionContext, GenerationFailure, Policy};
 use alpha3_core::vehicle::VehicleLink;
@@ -16,7 +16,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         policy: &mut dyn Policy,
         ctx: &DecisionContext,
         deadline: tokio::time::Instant,
-    ) -> Result<Decision, Halt> {
+    ) -> Result<Decision, Interruption> {
         let asked = tokio::time::Instant::now();
         let pending = policy.decide(ctx, deadline);
         if !self.side.realtime() {

@@ -3,7 +3,7 @@
 //! episode ends; an unsuccessful end with the vehicle in the air hands it to the failsafe.
 
 use super::flight::Flight;
-use super::halt::Halt;
+use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use super::traffic::PlansCopy;
 use crate::episode_setup::EpisodeSettings;
@@ -66,8 +66,8 @@ pub async fn run_episode_on<V: VehicleLink + Surroundings>(
     };
     match episode_loop(side, policy, gate, settings, recorder, &mut out).await {
         Ok(()) => {}
-        Err(Halt::Record(e)) => return Err(e),
-        Err(Halt::Vehicle(e)) => {
+        Err(Interruption::Record(e)) => return Err(e),
+        Err(Interruption::Vehicle(e)) => {
             out.success = false;
             out.reason = match e {
                 LinkError::Refused { .. } => {
@@ -101,7 +101,7 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
     settings: &EpisodeSettings,
     recorder: &mut Recorder,
     out: &mut EpisodeOutcome,
-) -> Result<(), Halt> {
+) -> Result<(), Interruption> {
     let catalogue = catalogue();
     let mut monitor = LinkMonitor::new(
         MonitorSettings {
@@ -179,7 +179,7 @@ async fn operator_turn<V: VehicleLink + Surroundings>(
     flight: &mut Flight<'_, V>,
     agent_turn: &AgentTurn,
     out: &mut EpisodeOutcome,
-) -> Result<(String, alpha3_core::link::LinkSample), Halt> {
+) -> Result<(String, alpha3_core::link::LinkSample), Interruption> {
     out.turns += 1;
     let op = flight.side.operator_turn(agent_turn).await;
     flight.recorder.append(

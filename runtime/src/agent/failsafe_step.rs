@@ -2,7 +2,7 @@
 //! watchdog's cause.
 
 use super::flight::Flight;
-use super::halt::Halt;
+use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use alpha3_core::command::Command;
 use alpha3_core::config::FailsafeStep;
@@ -20,7 +20,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         snapshot: &VehicleSnapshot,
         now: u64,
         step: FailsafeStep,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Interruption> {
         let command = match step {
             FailsafeStep::Hold => Command::Hold,
             FailsafeStep::Return => {

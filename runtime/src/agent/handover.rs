@@ -12,7 +12,7 @@
 //! command.
 
 use super::flight::Flight;
-use super::halt::Halt;
+use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use crate::episode_setup::HandoverCut;
 use alpha3_core::config::FailsafeStep;
@@ -23,7 +23,11 @@ use alpha3_core::vehicle::VehicleLink;
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
     /// Hands a vehicle still in the air at the end of an unsuccessful episode to the failsafe
     /// and runs episode time until it is down or `max_ms` has passed (0: not at all).
-    pub(super) async fn hand_over(&mut self, max_ms: u64, cut: &HandoverCut) -> Result<(), Halt> {
+    pub(super) async fn hand_over(
+        &mut self,
+        max_ms: u64,
+        cut: &HandoverCut,
+    ) -> Result<(), Interruption> {
         let snapshot = self.side.snapshot();
         if max_ms == 0 || !snapshot.is_airborne() {
             return Ok(());

@@ -3,7 +3,7 @@
 //! is in [`crate::bench`]; this file is the command line and what it prints.
 
 use crate::bench::{self, BenchError, RunOptions, scheduler};
-use crate::exit;
+use crate::exit::{self, Stop};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,29 +78,37 @@ pub enum BenchAction {
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    // What the work stops on is said as `alpha3 bench: …`; what `merge` and `export` find
+    // in what they made, under their own names.
     let outcome = match &args.action {
-        Some(BenchAction::Merge { out, suite, shards }) => run_merge(out, suite.as_deref(), shards),
-        Some(BenchAction::Export { records, out, max }) => run_export(records, out, *max),
+        Some(BenchAction::Merge { out, suite, shards }) => run_merge(out, suite.as_deref(), shards)
+            .map(|(s, n)| Stop::end("alpha3 bench merge", merged(out, &s, n))),
+        Some(BenchAction::Export { records, out, max }) => {
+            bench::export::export(records, out, *max)
+                .map(|s| Stop::end("alpha3 bench export", exported(out, &s)))
+                .map_err(Stop::from)
+        }
         None => run_suite(args),
     };
-    match outcome {
-        Ok(code) => Ok(code),
-        Err(e) => {
-            eprintln!("alpha3 bench: {e}");
-            let code = if e.is_invalid_input() {
-                exit::INVALID
-            } else {
-                exit::FAILURE
-            };
-            Ok(exit::code(code))
+    Ok(Stop::end("alpha3 bench", outcome))
+}
+
+/// The input at fault is exit 1, the run at fault exit 3.
+impl From<BenchError> for Stop {
+    fn from(e: BenchError) -> Self {
+        if e.is_invalid_input() {
+            Stop::invalid(e.to_string())
+        } else {
+            Stop::failure(e.to_string())
         }
     }
 }
 
-fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+fn run_suite(args: &BenchArgs) -> Result<ExitCode, Stop> {
     let Some(suite) = &args.suite else {
-        eprintln!("alpha3 bench: --suite FILE is required (or `bench merge`, `bench export`)");
-        return Ok(exit::code(exit::USAGE));
+        return Err(Stop::usage(
+            "--suite FILE is required (or `bench merge`, `bench export`)",
+        ));
     };
     let env = |name: &str| std::env::var(name).ok();
     let (shard, source) = scheduler::resolve(args.shard.as_deref(), args.shard_count, env)?;
@@ -160,28 +168,32 @@ fn run_suite(args: &BenchArgs) -> Result<ExitCode, BenchError> {
     if summary.failures.is_empty() {
         return Ok(exit::code(exit::OK));
     }
-    for f in &summary.failures {
-        eprintln!("alpha3 bench: episode {} failed: {}", f.id, f.why);
-    }
-    eprintln!(
-        "alpha3 bench: {} episode(s) failed; they are recorded as failed (counted in the \
-         leaderboard), and a rerun flies them again",
+    let mut lines: Vec<String> = summary
+        .failures
+        .iter()
+        .map(|f| format!("episode {} failed: {}", f.id, f.why))
+        .collect();
+    lines.push(format!(
+        "{} episode(s) failed; they are recorded as failed (counted in the leaderboard), and a \
+         rerun flies them again",
         summary.failures.len()
-    );
+    ));
     // Input at fault (a policy that would not build) is exit 1, anything else 3.
     let code = if summary.failures.iter().all(|f| f.invalid_input) {
         exit::INVALID
     } else {
         exit::FAILURE
     };
-    Ok(exit::code(code))
+    Err(Stop { code, lines })
 }
 
+/// Merges the shards (all of them under `out` when none are named); gives what was merged and
+/// from how many shards.
 fn run_merge(
     out: &std::path::Path,
     suite: Option<&std::path::Path>,
     shards: &[PathBuf],
-) -> Result<ExitCode, BenchError> {
+) -> Result<(bench::merge::MergeSummary, usize), Stop> {
     let shards = if shards.is_empty() {
         bench::merge::shards_under(out)?
     } else {
@@ -200,6 +212,16 @@ fn run_merge(
         None => None,
     };
     let s = bench::merge::merge(out, &shards, whole.as_deref())?;
+    Ok((s, shards.len()))
+}
+
+/// What a merge left out; a planned episode missing or recorded differently twice stops it
+/// (exit 3).
+fn merged(
+    out: &std::path::Path,
+    s: &bench::merge::MergeSummary,
+    shards: usize,
+) -> Result<ExitCode, Stop> {
     for d in &s.duplicates {
         eprintln!("alpha3 bench merge: episode {d} appears in more than one shard; kept the first");
     }
@@ -228,46 +250,38 @@ fn run_merge(
             s.missing.len() - NAMED
         );
     }
-    eprintln!(
-        "alpha3 bench merge: {} episode(s) from {} shard(s){}",
-        s.episodes,
-        shards.len(),
-        if s.is_complete() {
-            String::new()
-        } else {
-            format!(
-                "; {} planned episode(s) missing, {} conflicting",
-                s.missing.len(),
-                s.conflicting.len()
-            )
-        }
-    );
+    let merged = format!("{} episode(s) from {shards} shard(s)", s.episodes);
     println!("{}", out.join("report.html").display());
     if s.is_complete() {
-        Ok(exit::code(exit::OK))
-    } else {
-        Ok(exit::code(exit::FAILURE))
+        eprintln!("alpha3 bench merge: {merged}");
+        return Ok(exit::code(exit::OK));
     }
+    Err(Stop::failure(format!(
+        "{merged}; {} planned episode(s) missing, {} conflicting",
+        s.missing.len(),
+        s.conflicting.len()
+    )))
 }
 
-fn run_export(
-    records: &std::path::Path,
-    out: &std::path::Path,
-    max: Option<usize>,
-) -> Result<ExitCode, BenchError> {
-    let s = bench::export::export(records, out, max)?;
-    for (f, why) in &s.skipped {
-        eprintln!("alpha3 bench export: {}: {why}; skipped", f.display());
-    }
-    eprintln!(
-        "alpha3 bench export: wrote {} episode file(s) under {}",
+/// What an export wrote; a record left out stops it (exit 1), each named with why.
+fn exported(out: &std::path::Path, s: &bench::export::ExportSummary) -> Result<ExitCode, Stop> {
+    let wrote = format!(
+        "wrote {} episode file(s) under {}",
         s.written.len(),
         out.display()
     );
-    let code = if s.skipped.is_empty() {
-        exit::OK
-    } else {
-        exit::INVALID
-    };
-    Ok(exit::code(code))
+    if s.skipped.is_empty() {
+        eprintln!("alpha3 bench export: {wrote}");
+        return Ok(exit::code(exit::OK));
+    }
+    let mut lines: Vec<String> = s
+        .skipped
+        .iter()
+        .map(|(f, why)| format!("{}: {why}; skipped", f.display()))
+        .collect();
+    lines.push(wrote);
+    Err(Stop {
+        code: exit::INVALID,
+        lines,
+    })
 }

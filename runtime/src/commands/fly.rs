@@ -20,7 +20,7 @@ use crate::agent::onboard::{
     check_address, connect_vehicle, episode_kit, fly_policy, free_tlog_path, run_onboard,
 };
 use crate::agent::{LinkedVehicle, OperatorSource, Sources};
-use crate::exit::{self, Stop};
+use crate::exit::{self, Halt, Stop};
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
 use crate::recorder::{Recorder, is_complete};
@@ -81,24 +81,19 @@ pub struct FlyArgs {
 }
 
 pub fn run(args: &FlyArgs) -> anyhow::Result<ExitCode> {
-    super::on_current_thread(run_async(args))
+    Halt::end("alpha3 fly", super::on_current_thread(run_checked(args)))
 }
 
-async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
+async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
     let text = std::fs::read_to_string(&args.config)
         .with_context(|| format!("reading {}", args.config.display()))?;
-    let config = match Config::from_toml(&text) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("alpha3 fly: {}: {e}", args.config.display());
-            return Ok(exit::code(exit::INVALID));
-        }
-    };
+    let config = Config::from_toml(&text)
+        .map_err(|e| Stop::invalid(format!("{}: {e}", args.config.display())))?;
     let link_cfg = config.link.as_ref().map(|l| l.connect.clone());
-    let Some(connect) = args.connect.clone().or(link_cfg) else {
-        eprintln!("alpha3 fly: {}: no [link] section", args.config.display());
-        return Ok(exit::code(exit::INVALID));
-    };
+    let connect =
+        args.connect.clone().or(link_cfg).ok_or_else(|| {
+            Stop::invalid(format!("{}: no [link] section", args.config.display()))
+        })?;
     let mut request = VehicleRequest {
         config: &config,
         connect: &connect,
@@ -112,30 +107,21 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
     };
     // The real-vehicle gate and the unsigned-link check, on the address alone: nothing is
     // opened if they fail.
-    let address = match check_address(&request) {
-        Ok(a) => a,
-        Err(refusal) => return Ok(Stop::from(refusal).report("alpha3 fly")),
-    };
-    let scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("alpha3 fly: {}: {e}", args.scenario.display());
-            return Ok(exit::code(exit::INVALID));
-        }
-    };
-    let socket = match args.operator_socket.as_deref().map(OperatorSocket::parse) {
-        Some(Err(e)) => {
-            eprintln!("alpha3 fly: --operator-socket {e}");
-            return Ok(exit::code(exit::USAGE));
-        }
-        Some(Ok(s)) => Some(s),
-        None => None,
-    };
+    let address = check_address(&request).map_err(Stop::from)?;
+    let scenario = alpha3_sim::scenario::read_scenario(&args.scenario)
+        .map_err(|e| Stop::invalid(format!("{}: {e}", args.scenario.display())))?;
+    let socket = args
+        .operator_socket
+        .as_deref()
+        .map(OperatorSocket::parse)
+        .transpose()
+        .map_err(|e| Stop::usage(format!("--operator-socket {e}")))?;
     // Nothing at the socket's path but a stale socket is ours to replace: refuse before
     // anything is opened.
-    if let Some(Err(e)) = socket.as_ref().map(OperatorSocket::preflight) {
-        eprintln!("alpha3 fly: --operator-socket {e}");
-        return Ok(exit::code(exit::INVALID));
+    if let Some(socket) = &socket {
+        socket
+            .preflight()
+            .map_err(|e| Stop::invalid(format!("--operator-socket {e}")))?;
     }
     let base_dir = args.config.parent().unwrap_or(Path::new("."));
     let super::record_place::RecordPlace {
@@ -151,17 +137,16 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         args.episode_id.as_deref(),
     );
     if record.exists() && is_complete(&record) {
-        eprintln!(
-            "alpha3 fly: {} already ended; choose another --episode-id",
+        return Err(Stop::invalid(format!(
+            "{} already ended; choose another --episode-id",
             record.display()
-        );
-        return Ok(exit::code(exit::INVALID));
+        ))
+        .into());
     }
     request.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
-    let connected = match connect_vehicle(&request, address, &scenario, "alpha3 fly").await {
-        Ok(v) => v,
-        Err(refusal) => return Ok(Stop::from(refusal).report("alpha3 fly")),
-    };
+    let connected = connect_vehicle(&request, address, &scenario, "alpha3 fly")
+        .await
+        .map_err(Stop::from)?;
     let EpisodeKit {
         world,
         gate,
@@ -260,7 +245,7 @@ async fn run_async(args: &FlyArgs) -> anyhow::Result<ExitCode> {
         let refusal = Refusal::NotSimulated {
             reason: format!("after the autopilot came back: {why}"),
         };
-        return Ok(Stop::from(refusal).report("alpha3 fly"));
+        return Err(Stop::from(refusal).into());
     }
     Ok(exit::code(exit::OK))
 }

@@ -14,7 +14,7 @@ use crate::agent::onboard::{
 };
 use crate::agent::{OperatorSource, Sources};
 use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
-use crate::exit::{self, Stop};
+use crate::exit::{self, Halt, Stop};
 use crate::mcp::listen;
 use crate::mcp::session::{Episode, Transport, run as run_session};
 use crate::mcp::view::{SessionView, Status};
@@ -98,12 +98,7 @@ pub struct McpArgs {
 }
 
 pub fn run(args: &McpArgs) -> anyhow::Result<ExitCode> {
-    super::on_current_thread(run_async(args))
-}
-
-fn invalid(what: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    eprintln!("alpha3 mcp: {what}");
-    Ok(exit::code(exit::INVALID))
+    Halt::end("alpha3 mcp", super::on_current_thread(run_checked(args)))
 }
 
 /// What both vehicles share: config, scenario, settings, the record's place.
@@ -118,11 +113,8 @@ struct Prepared {
     transport: Transport,
 }
 
-async fn run_async(args: &McpArgs) -> anyhow::Result<ExitCode> {
-    let p = match prepare(args) {
-        Ok(p) => p,
-        Err(e) => return invalid(e),
-    };
+async fn run_checked(args: &McpArgs) -> Result<ExitCode, Halt> {
+    let p = prepare(args).map_err(Stop::invalid)?;
     match &args.connect {
         None => builtin(args, p).await,
         Some(connect) => linked(args, p, connect).await,
@@ -255,11 +247,8 @@ fn with_mcp_note(mut header: Event, args: &McpArgs, extra: Option<serde_json::Va
     header
 }
 
-async fn builtin(args: &McpArgs, p: Prepared) -> anyhow::Result<ExitCode> {
-    let mut gate = match gate_for(&p) {
-        Ok(g) => g,
-        Err(e) => return invalid(e),
-    };
+async fn builtin(args: &McpArgs, p: Prepared) -> Result<ExitCode, Halt> {
+    let mut gate = gate_for(&p).map_err(Stop::invalid)?;
     let mut world = World::new(p.scenario.clone(), WorldOptions::seeded(args.seed));
     let header = with_mcp_note(
         header_for(&p, &gate, &world.snapshot(), &p.scenario),
@@ -298,7 +287,7 @@ fn finish(outcome: Option<crate::agent::EpisodeOutcome>, p: &Prepared) -> ExitCo
     }
 }
 
-async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<ExitCode> {
+async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> Result<ExitCode, Halt> {
     let request = VehicleRequest {
         config: &p.config,
         connect,
@@ -314,19 +303,15 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
         left_in_air: LeftInAir::Keep,
         battery: BatterySource::Autopilot,
     };
-    let connected = match check_address(&request) {
-        Ok(address) => connect_vehicle(&request, address, &p.scenario, "alpha3 mcp").await,
-        Err(refusal) => Err(refusal),
-    };
-    let connected = match connected {
-        Ok(v) => v,
-        Err(refusal) => return Ok(Stop::from(refusal).report("alpha3 mcp")),
-    };
+    let address = check_address(&request).map_err(Stop::from)?;
+    let connected = connect_vehicle(&request, address, &p.scenario, "alpha3 mcp")
+        .await
+        .map_err(Stop::from)?;
     let gate = match gate_for(&p) {
         Ok(g) => g,
         Err(e) => {
             connected.link.close().await;
-            return invalid(e);
+            return Err(Stop::invalid(e).into());
         }
     };
     let world = twin(&connected.flown, args.seed, connected.anchor.origin);
@@ -366,7 +351,7 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> anyhow::Result<Ex
         let refusal = Refusal::NotSimulated {
             reason: format!("after the autopilot came back: {why}"),
         };
-        return Ok(Stop::from(refusal).report("alpha3 mcp"));
+        return Err(Stop::from(refusal).into());
     }
     Ok(finish(outcome, &p))
 }

@@ -17,9 +17,9 @@ use std::time::Duration;
 /// Runs a subcommand's async body on a current-thread tokio runtime (one link, one episode at
 /// a time: nothing to spread over threads). Tasks still running when the body returns get
 /// 200 ms; stdin is read on a plain thread, which must not hold the exit up.
-pub(crate) fn on_current_thread<T>(
-    body: impl Future<Output = anyhow::Result<T>>,
-) -> anyhow::Result<T> {
+pub(crate) fn on_current_thread<T, E: From<anyhow::Error>>(
+    body: impl Future<Output = Result<T, E>>,
+) -> Result<T, E> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -55,7 +55,7 @@ pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads,
         deadline_ms,
     };
-    let report = super::on_current_thread(async { Ok(measure(&options).await?) })?;
+    let report = super::on_current_thread(async { anyhow::Ok(measure(&options).await?) })?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

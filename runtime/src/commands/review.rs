@@ -4,7 +4,7 @@
 //! page of the autopilot's telemetry.
 //! The work is in [`crate::review`]; this file is the command line and what it prints.
 
-use crate::exit;
+use crate::exit::{self, Stop};
 use crate::review::{self, ReviewError};
 use alpha3_core::scenario::Scenario;
 use clap::Args;
@@ -31,10 +31,17 @@ pub struct ReviewArgs {
 }
 
 pub fn run(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
-    if args.compare {
-        return compare(args);
-    }
-    let mut failed = 0;
+    let body = if args.compare {
+        compare(args)
+    } else {
+        pages(args)
+    };
+    Ok(Stop::end("alpha3 review", body))
+}
+
+/// One page per record; the records that gave none stop it (exit 1), each named with why.
+fn pages(args: &ReviewArgs) -> Result<ExitCode, Stop> {
+    let mut failed = Vec::new();
     for path in &args.records {
         match one(path, args) {
             Ok((out, bytes, with_scenario)) => println!(
@@ -47,38 +54,30 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
                     ", scenario not found"
                 }
             ),
-            Err(e) => {
-                eprintln!("alpha3 review: {e}");
-                failed += 1;
-            }
+            Err(e) => failed.push(e.to_string()),
         }
     }
-    Ok(exit::code(if failed == 0 {
-        exit::OK
-    } else {
-        exit::INVALID
-    }))
+    if failed.is_empty() {
+        return Ok(exit::code(exit::OK));
+    }
+    Err(Stop {
+        code: exit::INVALID,
+        lines: failed,
+    })
 }
 
-fn compare(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+fn compare(args: &ReviewArgs) -> Result<ExitCode, Stop> {
     let [a, b] = args.records.as_slice() else {
-        eprintln!("alpha3 review: --compare takes exactly two records");
-        return Ok(exit::code(exit::USAGE));
+        return Err(Stop::usage("--compare takes exactly two records"));
     };
     let out = args
         .out
         .join(format!("compare__{}__{}.html", stem(a), stem(b)));
     let (sa, sb) = (scenario_of(a, args), scenario_of(b, args));
-    match review::write_comparison((a, sa.as_ref()), (b, sb.as_ref()), &out) {
-        Ok(bytes) => {
-            println!("{} ({:.1} kB)", out.display(), bytes as f64 / 1000.0);
-            Ok(exit::code(exit::OK))
-        }
-        Err(e) => {
-            eprintln!("alpha3 review: {e}");
-            Ok(exit::code(exit::INVALID))
-        }
-    }
+    let bytes = review::write_comparison((a, sa.as_ref()), (b, sb.as_ref()), &out)
+        .map_err(|e| Stop::invalid(e.to_string()))?;
+    println!("{} ({:.1} kB)", out.display(), bytes as f64 / 1000.0);
+    Ok(exit::code(exit::OK))
 }
 
 fn stem(path: &Path) -> String {

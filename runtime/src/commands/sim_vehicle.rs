@@ -4,7 +4,7 @@
 //! `--autopilot ardupilot` it is ArduCopter 4.7 SITL instead, on ArduPilot's companion port.
 
 use crate::agent::anchor::{origin_for, scenario_home};
-use crate::exit;
+use crate::exit::{self, Halt, Stop};
 use alpha3_core::frames::Geo;
 use alpha3_sim::endpoint::{
     ARDUPILOT_REMOTE_BASE, Autopilot, Endpoint, EndpointOptions, GCS_LOCAL_BASE, GCS_REMOTE_PORT,
@@ -68,22 +68,23 @@ pub enum LinkImpairment {
 }
 
 pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
+    Halt::end("alpha3 sim-vehicle", run_checked(args))
+}
+
+fn run_checked(args: &SimVehicleArgs) -> Result<ExitCode, Halt> {
     // Instance 254 is the last with a system id (255) and ports that fit.
-    let Some(instance) = u8::try_from(args.instance).ok().filter(|n| *n < u8::MAX) else {
-        eprintln!(
-            "alpha3 sim-vehicle: --instance {} is out of range (0..=254)",
-            args.instance
-        );
-        return Ok(exit::code(exit::USAGE));
-    };
+    let instance = u8::try_from(args.instance)
+        .ok()
+        .filter(|n| *n < u8::MAX)
+        .ok_or_else(|| {
+            Stop::usage(format!(
+                "--instance {} is out of range (0..=254)",
+                args.instance
+            ))
+        })?;
     // Read through the scenario loader: the file's size is checked before it is parsed.
-    let mut scenario = match alpha3_sim::scenario::read_scenario(&args.scenario) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("alpha3 sim-vehicle: {}: {e}", args.scenario.display());
-            return Ok(exit::code(exit::INVALID));
-        }
-    };
+    let mut scenario = alpha3_sim::scenario::read_scenario(&args.scenario)
+        .map_err(|e| Stop::invalid(format!("{}: {e}", args.scenario.display())))?;
     // Like PX4 and ArduPilot SITL: on the ground at home, disarmed; the scenario's home is
     // that spot.
     let origin = origin_for(args.home, scenario_home(&scenario));
@@ -104,8 +105,7 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
     options.speed_factor = args.speed_factor;
     if let Some(s) = args.ready_s {
         if !(0.0..=3600.0).contains(&s) {
-            eprintln!("alpha3 sim-vehicle: --ready-s {s} is not in [0, 3600]");
-            return Ok(exit::code(exit::USAGE));
+            return Err(Stop::usage(format!("--ready-s {s} is not in [0, 3600]")).into());
         }
         let ms = (s * 1000.0) as u64;
         options.boot.arm_ready_ms = ms.max(options.boot.heartbeat_ms);
@@ -115,10 +115,7 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
             .min(ms / 2)
             .max(options.boot.heartbeat_ms);
     }
-    if let Err(e) = options.check() {
-        eprintln!("alpha3 sim-vehicle: {e}");
-        return Ok(exit::code(exit::USAGE));
-    }
+    options.check().map_err(|e| Stop::usage(e.to_string()))?;
     if args.impairment == LinkImpairment::World {
         for link in &mut options.links {
             link.impairment = Impairment::World {
@@ -129,16 +126,12 @@ pub fn run(args: &SimVehicleArgs) -> anyhow::Result<ExitCode> {
     super::on_current_thread(serve(world, options, instance))
 }
 
-async fn serve(world: World, options: EndpointOptions, instance: u8) -> anyhow::Result<ExitCode> {
+async fn serve(world: World, options: EndpointOptions, instance: u8) -> Result<ExitCode, Halt> {
     let n = u16::from(instance);
     let autopilot = options.autopilot;
-    let endpoint = match Endpoint::spawn(world, options).await {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("alpha3 sim-vehicle: {e}");
-            return Ok(exit::code(exit::FAILURE));
-        }
-    };
+    let endpoint = Endpoint::spawn(world, options)
+        .await
+        .map_err(|e| Stop::failure(e.to_string()))?;
     if autopilot == Autopilot::ArduCopter {
         let port = ARDUPILOT_REMOTE_BASE + n;
         eprintln!(
@@ -170,11 +163,8 @@ async fn serve(world: World, options: EndpointOptions, instance: u8) -> anyhow::
     }
     match (stopped, result) {
         (Ok(()), Ok(())) => Ok(exit::code(exit::OK)),
-        (Err(e), _) => Err(e),
-        (_, Err(e)) => {
-            eprintln!("alpha3 sim-vehicle: {e}");
-            Ok(exit::code(exit::FAILURE))
-        }
+        (Err(e), _) => Err(e.into()),
+        (_, Err(e)) => Err(Stop::failure(e.to_string()).into()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! `alpha3 validate FILE…`: configs, scenarios, episode files and flight records, each checked
 //! against its schema and rules; every problem names the file, the JSON path and the rule.
 
+use crate::exit::{self, Stop};
 use alpha3_core::document::{DocumentKind, Problem, check_text, detect_kind, size_problem};
 use alpha3_core::scenario::limits::MAX_SCENARIO_BYTES;
 use clap::{Args, ValueEnum};
@@ -151,10 +152,13 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
+    Ok(Stop::end("alpha3 validate", run_checked(args)))
+}
+
+fn run_checked(args: &ValidateArgs) -> Result<ExitCode, Stop> {
     let files = expand(&args.paths);
     if files.is_empty() {
-        eprintln!("alpha3 validate: no .toml, .json or .jsonl files found");
-        return Ok(crate::exit::code(crate::exit::INVALID));
+        return Err(Stop::invalid("no .toml, .json or .jsonl files found"));
     }
     let mut bad = 0usize;
     for f in &files {
@@ -180,9 +184,6 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
         files.len() - bad,
         bad
     );
-    Ok(crate::exit::code(if bad == 0 {
-        crate::exit::OK
-    } else {
-        crate::exit::INVALID
-    }))
+    // Every problem is on stdout above: the exit code is the verdict.
+    Ok(exit::code(if bad == 0 { exit::OK } else { exit::INVALID }))
 }

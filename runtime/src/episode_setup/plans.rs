@@ -86,7 +86,7 @@ pub fn plans_over(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alpha3_sim::traffic::{Aircraft, Plan};
+    use alpha3_sim::traffic::{Aircraft, FlightPlan};
 
     #[test]
     fn a_shared_plan_carries_the_turns_between_its_samples() {
@@ -96,7 +96,7 @@ mod tests {
             aircraft: vec![Aircraft {
                 id: "uav-1".into(),
                 kind: "uav".into(),
-                plan: Plan::Bounce {
+                plan: FlightPlan::Bounce {
                     start: [95.0, 0.0, 50.0],
                     velocity: [8.0, 0.0, 0.0],
                     bounds: [-200.0, -200.0, 105.0, 200.0],

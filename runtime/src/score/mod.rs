@@ -13,6 +13,7 @@ pub use compare::{Comparison, PublishedRow, parse_py_dict, read_published};
 pub use load::{RunInput, RunKey, discover, score_file};
 pub use report::{CSV_COLUMNS, Leaderboard, py_float};
 
+use crate::exit::{self, Halt, Stop};
 use alpha3_core::score::{MetricVersion, ScoreOptions, Scorer};
 use anyhow::Context;
 use clap::Args;
@@ -47,6 +48,10 @@ pub struct ScoreArgs {
 
 /// Runs `alpha3 score`.
 pub fn run(args: &ScoreArgs) -> anyhow::Result<ExitCode> {
+    Halt::end("alpha3 score", run_checked(args))
+}
+
+fn run_checked(args: &ScoreArgs) -> Result<ExitCode, Halt> {
     let options = ScoreOptions {
         published_catalogue_schemas: args.catalogue_schemas,
         metric: args.metric,
@@ -58,8 +63,9 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<ExitCode> {
         eprintln!("alpha3 score: {}: no such file or directory", m.display());
     }
     if files.is_empty() {
-        eprintln!("alpha3 score: no episode files (.json) or flight records (.jsonl) found");
-        return Ok(crate::exit::code(crate::exit::INVALID));
+        return Err(
+            Stop::invalid("no episode files (.json) or flight records (.jsonl) found").into(),
+        );
     }
     let board = Leaderboard::build(load::score_files(&scorer, &files), args.metric);
     for r in &board.runs {
@@ -92,10 +98,10 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("writing {}", path.display()))?;
         }
     }
-    let code = if missing.is_empty() {
-        crate::exit::OK
+    // A path that was not there is named above, as the run began; the rest was scored.
+    Ok(exit::code(if missing.is_empty() {
+        exit::OK
     } else {
-        crate::exit::INVALID
-    };
-    Ok(crate::exit::code(code))
+        exit::INVALID
+    }))
 }

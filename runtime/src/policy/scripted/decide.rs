@@ -3,9 +3,9 @@
 //! reports.
 
 use super::fly::Flown;
-use super::mission::ENERGY_MARGIN_PCT;
-use super::plan::{Plan, far, set_waypoint};
+use super::itinerary::ENERGY_MARGIN_PCT;
 use super::timing::bounds;
+use super::turn_draft::{TurnDraft, far, set_waypoint};
 use super::{ScriptedPolicy, Tag, actions, route};
 use alpha3_core::snapshot::VehicleSnapshot;
 
@@ -13,12 +13,12 @@ use alpha3_core::snapshot::VehicleSnapshot;
 const HOLD_EXTRA_S: f64 = 2.0;
 
 impl ScriptedPolicy {
-    /// Puts this turn's flying into `plan` and returns its intent.
-    pub(super) fn decide(&mut self, plan: &mut Plan, s: &VehicleSnapshot) -> String {
+    /// Puts this turn's flying into `draft` and returns its intent.
+    pub(super) fn decide(&mut self, draft: &mut TurnDraft, s: &VehicleSnapshot) -> String {
         let mut intent = String::new();
         if let Some(d) = self.hold_s.take() {
             // An ordered hold comes first: it counts from when the vehicle is still.
-            plan.wait(d + HOLD_EXTRA_S);
+            draft.wait(d + HOLD_EXTRA_S);
             intent = "hold_as_ordered".into();
         }
         let airborne = s.is_airborne();
@@ -32,41 +32,41 @@ impl ScriptedPolicy {
                 };
             }
             let z = self.targets()[self.next.min(self.targets().len() - 1)].point[2];
-            plan.push(actions::takeoff(z), Tag::Other);
+            draft.push(actions::takeoff(z), Tag::Other);
             let (lo, hi) = bounds(
-                self.mission
+                self.itinerary
                     .pace
-                    .leg_s(plan.at, [plan.at[0], plan.at[1], z]),
+                    .leg_s(draft.at, [draft.at[0], draft.at[1], z]),
             );
-            plan.lo_s += lo;
-            plan.hi_s += hi;
-            plan.at[2] = z;
-            plan.busy = true;
+            draft.lo_s += lo;
+            draft.hi_s += hi;
+            draft.at[2] = z;
+            draft.busy = true;
         }
-        let reserve = self.mission.reserve_pct + ENERGY_MARGIN_PCT;
-        let short = s.battery.remaining_pct - self.mission.to_site_pct(plan.at) < reserve;
+        let reserve = self.itinerary.reserve_pct + ENERGY_MARGIN_PCT;
+        let short = s.battery.remaining_pct - self.itinerary.to_site_pct(draft.at) < reserve;
         if self.aborted || self.landing || short {
-            return self.land(plan, s);
+            return self.land(draft, s);
         }
         let first = self.next;
         if self.turns >= self.allowance.agent_turns {
             // The last turn: finish the mission in it, or put the vehicle down at a site rather
             // than leave it in the air when the episode ends.
             let mut trial = self.clone();
-            let mut tried = plan.clone();
+            let mut tried = draft.clone();
             trial.fly(&mut tried, s);
             let n = trial.targets().len();
             let finished = trial.next >= n
                 && trial.revisit().is_none()
                 && (n == 0 || !far(tried.at, trial.targets()[n - 1].point));
             if !finished {
-                return self.land(plan, s);
+                return self.land(draft, s);
             }
         }
-        let flown = self.fly(plan, s);
-        if plan.lo_s - plan.start_s < self.allowance.min_turn_s {
+        let flown = self.fly(draft, s);
+        if draft.lo_s - draft.start_s < self.allowance.min_turn_s {
             // A turn always lets some world time pass, so nothing waits on a frozen clock.
-            self.safe_wait(plan, s, self.allowance.min_turn_s);
+            self.safe_wait(draft, s, self.allowance.min_turn_s);
         }
         match flown {
             Flown::Legs(last) if done => format!("return_to_mission_end_{last}"),
@@ -74,7 +74,7 @@ impl ScriptedPolicy {
             Flown::Nothing if !intent.is_empty() => intent,
             Flown::Nothing if done => "hold_at_mission_end".into(),
             Flown::Nothing => "wait_for_traffic_or_link".into(),
-            Flown::EnergyShort => self.land(plan, s),
+            Flown::EnergyShort => self.land(draft, s),
         }
     }
 
@@ -86,7 +86,7 @@ impl ScriptedPolicy {
     }
 
     /// Flies to the nearest authorised site (around zones) and lands there.
-    pub(super) fn land(&mut self, plan: &mut Plan, s: &VehicleSnapshot) -> String {
+    pub(super) fn land(&mut self, draft: &mut TurnDraft, s: &VehicleSnapshot) -> String {
         self.landing = true;
         let intent = if self.aborted {
             "abort_and_land"
@@ -96,22 +96,22 @@ impl ScriptedPolicy {
         if !s.is_airborne() {
             return intent.into();
         }
-        let site = self.mission.nearest_site(plan.at[0], plan.at[1]);
-        let above = [site[0], site[1], plan.at[2]];
-        let far = (above[0] - plan.at[0]).hypot(above[1] - plan.at[1]) > 5.0;
+        let site = self.itinerary.nearest_site(draft.at[0], draft.at[1]);
+        let above = [site[0], site[1], draft.at[2]];
+        let far = (above[0] - draft.at[0]).hypot(above[1] - draft.at[1]) > 5.0;
         if far {
             let path = match &self.check {
-                Some(c) => route::around(c, &self.zones, s, plan.at, above, plan.hi_s)
+                Some(c) => route::around(c, &self.zones, s, draft.at, above, draft.hi_s)
                     .unwrap_or_else(|| vec![above]),
                 None => vec![above],
             };
             for p in path {
-                plan.push(set_waypoint(p), Tag::Other);
+                draft.push(set_waypoint(p), Tag::Other);
             }
         }
         // The landing is the one action the budget always keeps room for.
-        plan.room += 1;
-        plan.push(actions::land_at(site), Tag::Other);
+        draft.room += 1;
+        draft.push(actions::land_at(site), Tag::Other);
         intent.into()
     }
 }

@@ -2,7 +2,7 @@
 //! point aside when something stays in the way, with the captures the mission needs.
 
 use super::leg::Step;
-use super::plan::{Plan, far, set_waypoint};
+use super::turn_draft::{TurnDraft, far, set_waypoint};
 use super::{ScriptedPolicy, Tag, actions, route};
 use alpha3_core::protocol::tools::CaptureKind;
 use alpha3_core::snapshot::VehicleSnapshot;
@@ -21,8 +21,8 @@ pub(super) enum Flown {
 impl ScriptedPolicy {
     /// Plans legs to the targets in order (revisits first) while the turn's time, the action
     /// budget and the announced outages allow.
-    pub(super) fn fly(&mut self, plan: &mut Plan, s: &VehicleSnapshot) -> Flown {
-        let horizon = plan.start_s + self.allowance.turn_horizon_s;
+    pub(super) fn fly(&mut self, draft: &mut TurnDraft, s: &VehicleSnapshot) -> Flown {
+        let horizon = draft.start_s + self.allowance.turn_horizon_s;
         let mut reached: Option<usize> = None;
         // The way back to the mission's end is tried once per turn: a gate that will not take
         // it now must not keep this loop asking.
@@ -33,7 +33,7 @@ impl ScriptedPolicy {
                 Some(k) => (k, false),
                 None if self.next < n => (self.next, true),
                 // Everything done elsewhere (a revisit): end the mission where it ends.
-                None if n > 0 && !end_tried && far(plan.at, self.targets()[n - 1].point) => {
+                None if n > 0 && !end_tried && far(draft.at, self.targets()[n - 1].point) => {
                     end_tried = true;
                     (n - 1, false)
                 }
@@ -41,13 +41,13 @@ impl ScriptedPolicy {
             };
             let goal = self.targets()[k].point;
             let path = match &self.check {
-                Some(c) => route::around(c, &self.zones, s, plan.at, goal, plan.hi_s)
+                Some(c) => route::around(c, &self.zones, s, draft.at, goal, draft.hi_s)
                     .unwrap_or_else(|| vec![goal]),
                 None => vec![goal],
             };
             for p in &path {
-                let before = plan.clone();
-                let to = match self.leg(plan, s, *p, horizon) {
+                let before = draft.clone();
+                let to = match self.leg(draft, s, *p, horizon) {
                     Step::Go(to) => to,
                     Step::Stop => break 'targets,
                     Step::Blocked => {
@@ -56,7 +56,7 @@ impl ScriptedPolicy {
                         let mut around = before;
                         match self.detour(&mut around, s, *p, horizon, k) {
                             Some(to) => {
-                                *plan = around;
+                                *draft = around;
                                 to
                             }
                             None => break 'targets,
@@ -67,14 +67,14 @@ impl ScriptedPolicy {
                         // fence): leave it rather than insist.
                         if forward {
                             self.next += 1;
-                        } else if let Some(t) = self.mission.targets.get_mut(k) {
+                        } else if let Some(t) = self.itinerary.targets.get_mut(k) {
                             t.captured = true;
                         }
                         continue 'targets;
                     }
                     Step::EnergyShort => return Flown::EnergyShort,
                 };
-                let pushed = plan.push(set_waypoint(to), Tag::Leg { target: k });
+                let pushed = draft.push(set_waypoint(to), Tag::Leg { target: k });
                 if !pushed || to != *p {
                     // Out of actions, or part of the way: the next turn goes on from there.
                     if pushed {
@@ -89,7 +89,7 @@ impl ScriptedPolicy {
             reached = Some(k);
             if let Some(kind) = self.targets()[k].capture
                 && !self.targets()[k].captured
-                && !self.capture(plan, k, kind)
+                && !self.capture(draft, k, kind)
             {
                 break;
             }
@@ -98,23 +98,23 @@ impl ScriptedPolicy {
     }
 
     /// Activates the sensor when needed and captures at target `k`.
-    pub(super) fn capture(&mut self, plan: &mut Plan, k: usize, kind: CaptureKind) -> bool {
-        let Some(sensor) = self.mission.sensors.get(self.sensor).cloned() else {
+    pub(super) fn capture(&mut self, draft: &mut TurnDraft, k: usize, kind: CaptureKind) -> bool {
+        let Some(sensor) = self.itinerary.sensors.get(self.sensor).cloned() else {
             return true;
         };
         if !self.sensor_on {
-            if !plan.push(actions::activate_sensor(&sensor), Tag::Activate) {
+            if !draft.push(actions::activate_sensor(&sensor), Tag::Activate) {
                 return false;
             }
             self.sensor_on = true;
         }
-        if self.link_hard && plan.lo_s - plan.start_s < self.allowance.min_turn_s {
+        if self.link_hard && draft.lo_s - draft.start_s < self.allowance.min_turn_s {
             // Sensing is deferred on a hard link: give it time to recover first.
-            plan.wait(LINK_WAIT_S);
+            draft.wait(LINK_WAIT_S);
         }
-        let pushed = plan.push(actions::capture(&sensor, kind), Tag::Capture { target: k });
+        let pushed = draft.push(actions::capture(&sensor, kind), Tag::Capture { target: k });
         if pushed {
-            self.mission.targets[k].captured = true;
+            self.itinerary.targets[k].captured = true;
         }
         pushed
     }

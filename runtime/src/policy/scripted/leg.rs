@@ -2,9 +2,9 @@
 //! moving zones at the time it is flown, within the turn's world time, short of an announced
 //! outage (or held through it), and within the battery.
 
-use super::mission::ENERGY_MARGIN_PCT;
-use super::plan::{Plan, far};
+use super::itinerary::ENERGY_MARGIN_PCT;
 use super::timing::{OUTAGE_LEAD_S, OUTAGE_TAIL_S, Outage, bounds, outage_between};
+use super::turn_draft::{TurnDraft, far};
 use super::{ScriptedPolicy, Tag, actions};
 use alpha3_core::gate::ids;
 use alpha3_core::snapshot::VehicleSnapshot;
@@ -37,15 +37,15 @@ impl ScriptedPolicy {
     /// command falls due while the link is down); otherwise the turn ends before it.
     pub(super) fn leg(
         &self,
-        plan: &mut Plan,
+        draft: &mut TurnDraft,
         s: &VehicleSnapshot,
         to: [f64; 3],
         horizon: f64,
     ) -> Step {
-        let pace = self.mission.pace;
+        let pace = self.itinerary.pace;
         let hi_s = |a: [f64; 3], b: [f64; 3]| bounds(pace.leg_s(a, b)).1;
         if let Some(c) = &self.check {
-            let found = c.leg(s, plan.at, to, plan.hi_s);
+            let found = c.leg(s, draft.at, to, draft.hi_s);
             if found.iter().any(|id| ids::kind(id).detour_helps()) {
                 return Step::Skip;
             }
@@ -60,22 +60,22 @@ impl ScriptedPolicy {
         loop {
             let mut limit = horizon;
             let mut before = None;
-            let full_end = plan.hi_s + hi_s(plan.at, to) + WAITS_S[WAITS_S.len() - 1];
-            if let Some(o) = outage_between(&self.mission.outages, plan.lo_s, full_end) {
-                let room = o.start_s - OUTAGE_LEAD_S - plan.hi_s;
+            let full_end = draft.hi_s + hi_s(draft.at, to) + WAITS_S[WAITS_S.len() - 1];
+            if let Some(o) = outage_between(&self.itinerary.outages, draft.lo_s, full_end) {
+                let room = o.start_s - OUTAGE_LEAD_S - draft.hi_s;
                 // Sitting out an outage where traffic will pass needs time to find a better
                 // place first.
                 let unsafe_here = room < REFUGE_LEAD_S
                     && self
                         .check
                         .as_ref()
-                        .is_some_and(|c| !self.outage_safe(c, s, plan.at, plan.lo_s, o));
+                        .is_some_and(|c| !self.outage_safe(c, s, draft.at, draft.lo_s, o));
                 if room < MIN_LEG_S || unsafe_here {
-                    let can_hold = !plan.busy && !outage_held && plan.hi_s < o.start_s - 1.0;
+                    let can_hold = !draft.busy && !outage_held && draft.hi_s < o.start_s - 1.0;
                     let until = o.end_s + OUTAGE_TAIL_S;
                     if !can_hold
-                        || until - plan.start_s > self.allowance.turn_horizon_s
-                        || !self.outage_wait(plan, s, o)
+                        || until - draft.start_s > self.allowance.turn_horizon_s
+                        || !self.outage_wait(draft, s, o)
                     {
                         return Step::Stop;
                     }
@@ -83,7 +83,7 @@ impl ScriptedPolicy {
                     if o.end_s - o.start_s > self.allowance.watchdog_step_s - 1.0 {
                         // The watchdog has started a return home by now: stop it at once, and
                         // plan the rest from wherever it left the vehicle.
-                        plan.push(actions::hold(None), Tag::Other);
+                        draft.push(actions::hold(None), Tag::Other);
                         return Step::Stop;
                     }
                     continue;
@@ -91,34 +91,34 @@ impl ScriptedPolicy {
                 limit = limit.min(o.start_s - OUTAGE_LEAD_S);
                 before = Some(o);
             }
-            let Some((wait, end)) = self.fit(plan, s, to, limit, before) else {
-                if !plan.busy {
+            let Some((wait, end)) = self.fit(draft, s, to, limit, before) else {
+                if !draft.busy {
                     // Nothing clears within the turn: wait where it is safe, then look again.
-                    self.safe_wait(plan, s, 20.0);
+                    self.safe_wait(draft, s, 20.0);
                 }
                 return Step::Blocked;
             };
-            let (mut dlo, dhi) = bounds(pace.leg_s(plan.at, end));
-            if !far(plan.at, end) {
+            let (mut dlo, dhi) = bounds(pace.leg_s(draft.at, end));
+            if !far(draft.at, end) {
                 // Already there: the loop lets no time pass for it.
                 dlo = 0.0;
             }
             let battery_after = s.battery.remaining_pct
                 - self
-                    .mission
-                    .flight_pct(plan.hi_s + wait + dhi - plan.start_s);
-            if battery_after - self.mission.to_site_pct(end)
-                < self.mission.reserve_pct + ENERGY_MARGIN_PCT
+                    .itinerary
+                    .flight_pct(draft.hi_s + wait + dhi - draft.start_s);
+            if battery_after - self.itinerary.to_site_pct(end)
+                < self.itinerary.reserve_pct + ENERGY_MARGIN_PCT
             {
                 return Step::EnergyShort;
             }
-            if wait > 0.0 && !plan.wait(wait) {
+            if wait > 0.0 && !draft.wait(wait) {
                 return Step::Stop;
             }
-            plan.lo_s += dlo;
-            plan.hi_s += dhi;
-            plan.at = end;
-            plan.busy = true;
+            draft.lo_s += dlo;
+            draft.hi_s += dhi;
+            draft.at = end;
+            draft.busy = true;
             return Step::Go(end);
         }
     }
@@ -129,14 +129,14 @@ impl ScriptedPolicy {
     /// safe, if that is not at its end.
     pub(super) fn fit(
         &self,
-        plan: &Plan,
+        draft: &TurnDraft,
         s: &VehicleSnapshot,
         to: [f64; 3],
         limit_s: f64,
         before: Option<Outage>,
     ) -> Option<(f64, [f64; 3])> {
-        let pace = self.mission.pace;
-        let from = plan.at;
+        let pace = self.itinerary.pace;
+        let from = draft.at;
         let hi_s = |b: [f64; 3]| bounds(pace.leg_s(from, b)).1;
         let along = |f: f64| {
             [
@@ -149,7 +149,7 @@ impl ScriptedPolicy {
             .hypot(to[1] - from[1])
             .hypot(to[2] - from[2]);
         WAITS_S.iter().copied().find_map(|w| {
-            let room = limit_s - plan.hi_s - w;
+            let room = limit_s - draft.hi_s - w;
             let end = if hi_s(to) <= room {
                 to
             } else {
@@ -176,16 +176,16 @@ impl ScriptedPolicy {
                     .iter()
                     .any(|id| ids::kind(id).waiting_helps())
             };
-            let clear = clear_at(plan.lo_s + w)
-                && clear_at(plan.hi_s + w)
-                && (w == 0.0 || c.hold_is_clear(s, from, plan.lo_s, plan.hi_s + w));
+            let clear = clear_at(draft.lo_s + w)
+                && clear_at(draft.hi_s + w)
+                && (w == 0.0 || c.hold_is_clear(s, from, draft.lo_s, draft.hi_s + w));
             if !clear {
                 return None;
             }
             let Some(o) = before else {
                 return Some((w, end));
             };
-            let nominal_end = |e: [f64; 3]| plan.lo_s + w + pace.leg_s(from, e);
+            let nominal_end = |e: [f64; 3]| draft.lo_s + w + pace.leg_s(from, e);
             let holds_there = |e: [f64; 3]| {
                 nominal_end(e) + MIN_LEG_S > o.start_s - OUTAGE_LEAD_S
                     && !self.outage_safe(c, s, e, nominal_end(e), o)
@@ -204,7 +204,7 @@ impl ScriptedPolicy {
                 let (mut lo, mut hi) = (0.0, reach);
                 for _ in 0..24 {
                     let mid = 0.5 * (lo + hi);
-                    if plan.hi_s + w + hi_s(along(mid)) <= o.start_s - REFUGE_LEAD_S {
+                    if draft.hi_s + w + hi_s(along(mid)) <= o.start_s - REFUGE_LEAD_S {
                         lo = mid;
                     } else {
                         hi = mid;

@@ -24,7 +24,7 @@
 //! One file per part of the decision: `review` (what the last turn did, what the operator said),
 //! `decide` (hold, take off, land or fly on), `fly` (the legs to the targets and the captures),
 //! `leg` (whether and how far one leg fits the turn), `aside` (detours and safe places to wait),
-//! `plan` (the turn being put together); `check` is the agent's copy of the gate, `route` its
+//! `turn_draft` (the turn being put together); `check` is the agent's copy of the gate, `route` its
 //! ways around static zones, `timing` its time estimates and the announced outages.
 
 mod allowance;
@@ -32,13 +32,13 @@ mod aside;
 mod check;
 mod decide;
 mod fly;
+mod itinerary;
 mod leg;
-mod mission;
 mod near;
-mod plan;
 mod review;
 mod route;
 mod timing;
+mod turn_draft;
 mod words;
 
 use super::actions;
@@ -51,10 +51,10 @@ use alpha3_core::link::{HardThresholds, Slice};
 use alpha3_core::protocol::AgentTurn;
 use alpha3_core::protocol::tools::CommandStatus;
 use check::PathCheck;
-use mission::{Mission, Target};
-use plan::Plan;
+use itinerary::{Itinerary, Target};
 use route::Zone;
 use tokio::time::Instant;
+use turn_draft::TurnDraft;
 
 /// What an action of the last turn was for, to read its observation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -74,14 +74,14 @@ enum Tag {
 #[derive(Debug, Clone)]
 pub struct ScriptedPolicy {
     name: String,
-    mission: Mission,
+    itinerary: Itinerary,
     check: Option<PathCheck>,
     zones: Vec<Zone>,
     swarm: bool,
     allowance: Allowance,
     /// The next target to reach.
     next: usize,
-    /// Index into `mission.sensors` of the sensor in use.
+    /// Index into `itinerary.sensors` of the sensor in use.
     sensor: usize,
     /// Sensors that failed to activate or capture since the last switch.
     failed: Vec<bool>,
@@ -102,12 +102,12 @@ impl ScriptedPolicy {
     pub fn new(name: impl Into<String>, episode: &EpisodeBrief<'_>) -> Self {
         let scenario = episode.scenario;
         let sensors = alpha3_sim::scenario::sensor_names(scenario);
-        let mission = Mission::new(scenario, &sensors);
+        let itinerary = Itinerary::new(scenario, &sensors);
         Self {
             name: name.into(),
-            failed: vec![false; mission.sensors.len()],
+            failed: vec![false; itinerary.sensors.len()],
             link_hard: false,
-            mission,
+            itinerary,
             check: PathCheck::new(scenario, &episode.settings.limits, episode.vehicle),
             zones: route::static_zones(scenario),
             swarm: alpha3_sim::scenario::swarm(scenario).enabled,
@@ -125,7 +125,7 @@ impl ScriptedPolicy {
     }
 
     fn targets(&self) -> &[Target] {
-        &self.mission.targets
+        &self.itinerary.targets
     }
 
     /// One turn: read what happened, check state first time, move control to URLLC, decide.
@@ -138,7 +138,7 @@ impl ScriptedPolicy {
         }
         let t0 = s.time_ms as f64 / 1000.0;
         let pos = [s.position.x, s.position.y, s.position.z];
-        let mut plan = Plan {
+        let mut draft = TurnDraft {
             actions: Vec::new(),
             tags: Vec::new(),
             start_s: t0,
@@ -149,9 +149,9 @@ impl ScriptedPolicy {
             room: self.allowance.actions.saturating_sub(self.actions_used),
         };
         if self.turns == 0 {
-            plan.push(actions::read_telemetry(), Tag::Other);
+            draft.push(actions::read_telemetry(), Tag::Other);
             if self.swarm {
-                plan.push(
+                draft.push(
                     actions::swarm_coordination("swarm-1", "formation"),
                     Tag::Other,
                 );
@@ -166,14 +166,14 @@ impl ScriptedPolicy {
                 .iter()
                 .any(|o| o.status() == Some(CommandStatus::Deferred));
         if now.link.slice != Slice::Urllc {
-            plan.push(actions::switch_network_slice(Slice::Urllc), Tag::Other);
+            draft.push(actions::switch_network_slice(Slice::Urllc), Tag::Other);
         }
-        let intent = self.decide(&mut plan, s);
-        self.actions_used += plan.actions.len();
-        self.last = plan.tags;
+        let intent = self.decide(&mut draft, s);
+        self.actions_used += draft.actions.len();
+        self.last = draft.tags;
         AgentTurn {
             intent,
-            actions: plan.actions,
+            actions: draft.actions,
         }
     }
 }

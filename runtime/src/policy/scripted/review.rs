@@ -47,7 +47,7 @@ impl ScriptedPolicy {
                     broken = true;
                 }
                 Tag::Capture { target } if broken || !completed => {
-                    if let Some(t) = self.mission.targets.get_mut(target) {
+                    if let Some(t) = self.itinerary.targets.get_mut(target) {
                         t.captured = false;
                     }
                     if failed && activated {
@@ -70,7 +70,7 @@ impl ScriptedPolicy {
     /// The sensor in use failed (offline): use the next one that has not failed yet, or
     /// start over when all have (an offline sensor may come back).
     pub(super) fn next_sensor(&mut self) {
-        let n = self.mission.sensors.len();
+        let n = self.itinerary.sensors.len();
         if n == 0 || self.failed.get(self.sensor).copied().unwrap_or(true) {
             return;
         }
@@ -90,7 +90,7 @@ impl ScriptedPolicy {
             Some(Heard::Hold { duration_s }) => self.hold_s = Some(duration_s),
             Some(Heard::AddWaypoint(p)) => {
                 let at = self.next.min(self.targets().len());
-                self.mission.targets.insert(
+                self.itinerary.targets.insert(
                     at,
                     Target {
                         point: p,
@@ -109,7 +109,7 @@ impl ScriptedPolicy {
                     .min_by_key(|j| j.abs_diff(self.next));
                 if let Some(j) = found {
                     // Targets the world has not counted yet are flown (and captured) again.
-                    for t in &mut self.mission.targets[j..self.next.max(j)] {
+                    for t in &mut self.itinerary.targets[j..self.next.max(j)] {
                         t.captured = false;
                     }
                     self.next = j;

@@ -18,9 +18,10 @@ pub(super) struct Target {
     pub captured: bool,
 }
 
-/// The plan and the airframe.
+/// The scripted agent's itinerary (the targets in order, the landing sites, the outages on
+/// the way) and the airframe that flies it.
 #[derive(Debug, Clone)]
-pub(super) struct Mission {
+pub(super) struct Itinerary {
     pub targets: Vec<Target>,
     /// Imaging sensors to capture with, preferred first.
     pub sensors: Vec<String>,
@@ -42,7 +43,7 @@ pub(super) const ENERGY_MARGIN_PCT: f64 = 3.0;
 /// Fitted sensors that navigate rather than image.
 const NAVIGATION: [&str; 5] = ["gnss", "imu", "magnetometer", "barometer", "radar"];
 
-impl Mission {
+impl Itinerary {
     pub fn new(scenario: &Scenario, sensors: &[String]) -> Self {
         let objectives = Objectives::new(scenario);
         let targets = scenario

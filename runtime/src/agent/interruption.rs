@@ -6,19 +6,19 @@ use alpha3_core::vehicle::LinkError;
 
 /// Why the loop stopped early.
 #[derive(Debug)]
-pub(super) enum Halt {
+pub(super) enum Interruption {
     Record(RecorderError),
     Vehicle(LinkError),
 }
 
-impl From<RecorderError> for Halt {
+impl From<RecorderError> for Interruption {
     fn from(e: RecorderError) -> Self {
-        Halt::Record(e)
+        Interruption::Record(e)
     }
 }
 
-impl From<LinkError> for Halt {
+impl From<LinkError> for Interruption {
     fn from(e: LinkError) -> Self {
-        Halt::Vehicle(e)
+        Interruption::Vehicle(e)
     }
 }

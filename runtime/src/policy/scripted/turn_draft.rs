@@ -7,7 +7,7 @@ use alpha3_core::protocol::Action;
 
 /// One turn being put together, with the world time its commands are expected to take.
 #[derive(Debug, Clone)]
-pub(super) struct Plan {
+pub(super) struct TurnDraft {
     pub actions: Vec<Action>,
     pub tags: Vec<Tag>,
     pub start_s: f64,
@@ -20,7 +20,7 @@ pub(super) struct Plan {
     pub room: usize,
 }
 
-impl Plan {
+impl TurnDraft {
     pub fn push(&mut self, action: Action, tag: Tag) -> bool {
         if self.actions.len() >= self.room {
             return false;

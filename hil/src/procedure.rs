@@ -1,17 +1,17 @@
-//! Runs a [`Plan`] step by step against the command machine, the setpoint stream and
+//! Runs a [`Procedure`] step by step against the command machine, the setpoint stream and
 //! telemetry, and decides how it ended. Sans-IO: time and the snapshot are arguments.
 
 use crate::command::{CommandMachine, CommandOutcome, Target};
 use crate::confirm::Confirm;
 use crate::dialect::{MavMessage, mav};
 use crate::offboard::SetpointStream;
-use crate::translate::{Plan, Step};
+use crate::translate::{Procedure, Step};
 use alpha3_core::snapshot::{FlightMode, VehicleSnapshot};
 use std::collections::VecDeque;
 
-/// How a plan ended.
+/// How a procedure ended.
 #[derive(Debug, Clone, PartialEq)]
-pub enum PlanOutcome {
+pub enum ProcedureOutcome {
     /// Telemetry showed the command took effect.
     Confirmed,
     /// The autopilot said no (COMMAND_ACK).
@@ -48,20 +48,20 @@ enum Wait {
     },
 }
 
-/// The parts of a session a plan drives.
+/// The parts of a session a procedure drives.
 #[derive(Debug)]
-pub struct PlanIo<'a> {
+pub struct ProcedureIo<'a> {
     pub commands: &'a mut CommandMachine,
     pub stream: &'a mut SetpointStream,
     pub outbox: &'a mut VecDeque<MavMessage>,
     pub target: Target,
 }
 
-/// One plan in progress.
+/// One procedure in progress.
 #[derive(Debug, Clone)]
-pub struct PlanRunner {
+pub struct ProcedureRunner {
     pub id: u64,
-    pub plan: Plan,
+    pub procedure: Procedure,
     pub started_us: u64,
     step: usize,
     wait: Wait,
@@ -69,11 +69,11 @@ pub struct PlanRunner {
     command_result: Option<CommandOutcome>,
 }
 
-impl PlanRunner {
-    pub fn new(id: u64, plan: Plan, now_us: u64, confirm_ms: u64) -> Self {
+impl ProcedureRunner {
+    pub fn new(id: u64, procedure: Procedure, now_us: u64, confirm_ms: u64) -> Self {
         Self {
             id,
-            plan,
+            procedure,
             started_us: now_us,
             step: 0,
             wait: Wait::Next,
@@ -82,7 +82,7 @@ impl PlanRunner {
         }
     }
 
-    /// The command machine finished the command this plan started.
+    /// The command machine finished the command this procedure started.
     pub fn command_done(&mut self, outcome: CommandOutcome) {
         if self.wait == Wait::Command {
             self.command_result = Some(outcome);
@@ -99,27 +99,27 @@ impl PlanRunner {
         }
     }
 
-    /// Goes as far as it can now; `Some` when the plan has ended.
+    /// Goes as far as it can now; `Some` when the procedure has ended.
     pub fn advance(
         &mut self,
         now_us: u64,
         snap: &VehicleSnapshot,
-        io: &mut PlanIo<'_>,
-    ) -> Option<PlanOutcome> {
+        io: &mut ProcedureIo<'_>,
+    ) -> Option<ProcedureOutcome> {
         loop {
             match self.wait {
                 Wait::Next => self.start_step(now_us, io),
                 Wait::Command => match self.command_result.take()? {
                     CommandOutcome::Accepted { .. } => self.next_step(),
                     CommandOutcome::Refused { result } => {
-                        return Some(PlanOutcome::Refused { result });
+                        return Some(ProcedureOutcome::Refused { result });
                     }
                     CommandOutcome::TimedOut { waited_ms, .. } => {
-                        let what = match self.plan.steps.get(self.step) {
+                        let what = match self.procedure.steps.get(self.step) {
                             Some(Step::Command(spec)) => format!("{:?}", spec.command),
-                            _ => self.plan.command.to_string(),
+                            _ => self.procedure.command.to_string(),
                         };
-                        return Some(PlanOutcome::TimedOut { what, waited_ms });
+                        return Some(ProcedureOutcome::TimedOut { what, waited_ms });
                     }
                 },
                 Wait::Stream { until_us } => {
@@ -135,14 +135,14 @@ impl PlanRunner {
                         return None;
                     }
                     // Still in OFFBOARD at the deadline: keep streaming, or PX4 would see a
-                    // lost companion; the plan's confirmation will report the failure.
+                    // lost companion; the procedure's confirmation will report the failure.
                     self.next_step();
                 }
                 Wait::Await { until, deadline_us } => {
                     if until.is_met(snap) {
                         self.next_step();
                     } else if now_us >= deadline_us {
-                        return Some(PlanOutcome::Unconfirmed {
+                        return Some(ProcedureOutcome::Unconfirmed {
                             expected: until.describe(),
                         });
                     } else {
@@ -150,12 +150,12 @@ impl PlanRunner {
                     }
                 }
                 Wait::Confirm { deadline_us } => {
-                    if self.plan.confirm.is_met(snap) {
-                        return Some(PlanOutcome::Confirmed);
+                    if self.procedure.confirm.is_met(snap) {
+                        return Some(ProcedureOutcome::Confirmed);
                     }
                     if now_us >= deadline_us {
-                        return Some(PlanOutcome::Unconfirmed {
-                            expected: self.plan.confirm.describe(),
+                        return Some(ProcedureOutcome::Unconfirmed {
+                            expected: self.procedure.confirm.describe(),
                         });
                     }
                     return None;
@@ -169,8 +169,8 @@ impl PlanRunner {
         self.wait = Wait::Next;
     }
 
-    fn start_step(&mut self, now_us: u64, io: &mut PlanIo<'_>) {
-        let Some(step) = self.plan.steps.get(self.step) else {
+    fn start_step(&mut self, now_us: u64, io: &mut ProcedureIo<'_>) {
+        let Some(step) = self.procedure.steps.get(self.step) else {
             self.wait = Wait::Confirm {
                 deadline_us: now_us + self.confirm_us,
             };
