@@ -8,7 +8,7 @@
 //!   tools write in that format.
 //! - [`terrain`]: altitudes above terrain become AMSL with heights the caller gives, or are
 //!   refused ([`MissionFileError::TerrainFrame`]).
-//! - [`report`]: what we do with each item, by name: flown, kept or refused.
+//! - [`report`](mod@report): what we do with each item, by name: flown, kept or refused.
 //! - [`limits`]: the caps on file size and item count; [`error`]: every failure with its line or
 //!   JSON path.
 //!

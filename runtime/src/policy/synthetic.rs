@@ -1,5 +1,5 @@
 //! A small deterministic stand-in for the world, to drive an LLM policy through a short run of
-//! decisions without the built-in world (the policy tests and the LLM benchmark, [`super::bench`]):
+//! decisions without the built-in world (the policy tests and the LLM benchmark, [`super::llama::speed`]):
 //! commands take effect at once, every tool answers plausibly, the link turns hard for two turns
 //! and the operator speaks once.
 

@@ -74,11 +74,11 @@ pub async fn settle_on_ground(link: &mut HilLink, timeout: Duration) -> Result<b
 const DISARM_WAIT: Duration = Duration::from_secs(30);
 
 /// Places `scenario` on the earth so that its home is where the vehicle stands (see
-/// [`super::anchor`]) and switches the link to that frame: from here on telemetry and
+/// [`crate::agent::anchor`]) and switches the link to that frame: from here on telemetry and
 /// commands are in the scenario's coordinates. Build the mission's world with
 /// [`Anchor::origin`].
 ///
-/// Anchored only on a 3-D fix and a reported home (waited for up to [`ANCHOR_FIX_WAIT`]): a
+/// Anchored only on a 3-D fix and a reported home (waited for up to a minute): a
 /// position before the fix can be kilometres off (issue 30 item 12: PX4 under load reported a
 /// position 25 km away, fix none, and the mission was anchored there).
 pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Anchor, OnboardError> {
