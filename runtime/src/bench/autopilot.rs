@@ -176,7 +176,7 @@ async fn fly_one(
     if let Event::Header { config, .. } = &mut header
         && let Some(map) = config.as_object_mut()
     {
-        map.insert("vehicle_link".into(), connected.note.to_value());
+        map.insert("vehicle_link".into(), connected.note_now().to_value());
     }
     recorder.append(0, header)?;
     let kit = OnboardKit {

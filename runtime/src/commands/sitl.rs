@@ -166,7 +166,8 @@ fn run_checked(args: &SitlArgs) -> Result<ExitCode, Stop> {
     let flown = summary.flown - summary.failures.len();
     let hours = summary.elapsed_s / 3600.0;
     eprintln!(
-        "alpha3 sitl: {flown} flown, {} skipped, {} failed in {:.1} s ({:.1} episodes/hour); report: {}",
+        "alpha3 sitl: {} episodes planned, {flown} flown, {} already recorded, {} failed in {:.1} s ({:.1} episodes/hour); report: {}",
+        summary.planned,
         summary.skipped,
         summary.failures.len(),
         summary.elapsed_s,

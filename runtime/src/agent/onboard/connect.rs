@@ -125,6 +125,18 @@ pub struct Connected {
     pub landed_first: bool,
 }
 
+impl Connected {
+    /// The note with the autopilot's clock rate as measured now: the rate is estimated from
+    /// the autopilot's time stamps, so a note taken later (after bringing the vehicle to the
+    /// start) carries a settled figure, not the first guess of 1.
+    pub fn note_now(&self) -> VehicleLinkNote {
+        VehicleLinkNote {
+            clock_rate: self.link.vehicle_clock().map(|c| c.rate),
+            ..self.note.clone()
+        }
+    }
+}
+
 /// The checks on the address alone: it parses, the real-vehicle gate passes (or is
 /// overridden, with a warning), and a link other machines can reach is signed (or allowed).
 pub fn check_address(req: &VehicleRequest<'_>) -> Result<Address, Refusal> {
