@@ -109,21 +109,7 @@ impl MissionClient {
                 self.watch.on_current(c, transferring, &mut self.events);
             }
             MavMessage::MISSION_ITEM_REACHED(r) => self.watch.on_reached(r.seq, &mut self.events),
-            _ => {
-                let ctx = Ctx {
-                    ends: self.ends,
-                    timing: self.timing,
-                    profile: self.profile,
-                    out: &mut self.outbox,
-                };
-                if let Some(outcome) = self
-                    .transfer
-                    .as_mut()
-                    .and_then(|t| t.handle(message, now_us, ctx))
-                {
-                    self.finish(outcome);
-                }
-            }
+            _ => self.drive(|t, ctx| t.handle(message, now_us, ctx)),
         }
     }
 
@@ -139,17 +125,19 @@ impl MissionClient {
 
     /// Re-sends after silence, or ends the transfer once the retries are spent.
     pub fn handle_timeout(&mut self, now_us: u64) {
+        self.drive(|t, ctx| t.handle_timeout(now_us, ctx));
+    }
+
+    /// Hands the running transfer, if any, one step with the client's context, and finishes it
+    /// when the step ends it.
+    fn drive(&mut self, step: impl FnOnce(&mut Transfer, Ctx<'_>) -> Option<MissionEvent>) {
         let ctx = Ctx {
             ends: self.ends,
             timing: self.timing,
             profile: self.profile,
             out: &mut self.outbox,
         };
-        if let Some(outcome) = self
-            .transfer
-            .as_mut()
-            .and_then(|t| t.handle_timeout(now_us, ctx))
-        {
+        if let Some(outcome) = self.transfer.as_mut().and_then(|t| step(t, ctx)) {
             self.finish(outcome);
         }
     }

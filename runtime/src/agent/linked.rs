@@ -153,7 +153,7 @@ impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
         let mut s = self.link.snapshot();
         s.time_ms = self.episode_ms();
         if self.sources == Sources::Simulated {
-            s.battery = self.world.snapshot().battery;
+            s.battery = self.world.reported_battery();
             s.unreported.battery = false;
         }
         s

@@ -13,15 +13,14 @@ use super::suite::Suite;
 use super::target::{Autopilot, Autopilots};
 use crate::agent::onboard::{
     BatterySource, LeftInAir, OnboardEnd, OnboardKit, VehicleRequest, bring_to_start,
-    check_address, connect_vehicle, episode_parts, fly_policy, run_onboard,
+    check_address, connect_vehicle, episode_parts, run_onboard,
 };
-use crate::agent::{OperatorSource, Sources};
+use crate::agent::{OperatorSource, Sources, run_episode_on};
 use crate::policy::Policy;
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
 use crate::recorder::Recorder;
 use crate::sitl::px4::{self, Px4Options, Px4Process};
 use alpha3_core::config::{Config, LinkConfig};
-use alpha3_core::record::Event;
 use alpha3_core::score::Scorer;
 use std::path::Path;
 use std::time::Duration;
@@ -173,11 +172,7 @@ async fn fly_one(
         &p.config,
         &initial_state(&s.scenario, &world.snapshot(), band),
     );
-    if let Event::Header { config, .. } = &mut header
-        && let Some(map) = config.as_object_mut()
-    {
-        map.insert("vehicle_link".into(), connected.note_now().to_value());
-    }
+    connected.note_now().note_in(&mut header);
     recorder.append(0, header)?;
     let kit = OnboardKit {
         vehicle: connected,
@@ -191,7 +186,8 @@ async fn fly_one(
     let OnboardEnd {
         end_ms, foreign, ..
     } = run_onboard(kit, async |side, gate, settings, recorder| {
-        fly_policy(&mut *policy, side, gate, settings, recorder).await
+        // Warmed once by the worker that built it, as in the built-in world.
+        run_episode_on(side, &mut *policy, gate, settings, recorder).await
     })
     .await?;
     if let Some(note) = foreign {

@@ -17,9 +17,9 @@
 
 use crate::agent::onboard::{
     BatterySource, EpisodeKit, LeftInAir, OnboardEnd, OnboardKit, Refusal, VehicleRequest,
-    check_address, connect_vehicle, episode_kit, fly_policy, free_tlog_path, run_onboard,
+    check_address, connect_vehicle, episode_kit, free_tlog_path, run_onboard,
 };
-use crate::agent::{LinkedVehicle, OperatorSource, Sources};
+use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::exit::{self, Halt, Stop};
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
@@ -194,11 +194,7 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         &config,
         &initial_state(&connected.flown, &connected.link.snapshot(), band),
     );
-    if let Event::Header { config, .. } = &mut header
-        && let Some(map) = config.as_object_mut()
-    {
-        map.insert("vehicle_link".into(), connected.note.to_value());
-    }
+    connected.note.note_in(&mut header);
     let channel = OperatorChannel::open(!args.no_stdin, socket.as_ref())
         .await
         .context("opening the operator channel")?;
@@ -227,7 +223,8 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         if resumed {
             restart_hold(side, recorder).await?;
         }
-        anyhow::Ok(fly_policy(policy.as_mut(), side, gate, settings, recorder).await?)
+        policy.warm_up().await;
+        anyhow::Ok(run_episode_on(side, policy.as_mut(), gate, settings, recorder).await?)
     })
     .await?;
     eprintln!(

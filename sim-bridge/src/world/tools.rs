@@ -105,14 +105,20 @@ impl World {
             position: vec3::to_enu(self.estimate),
             velocity: vec3::to_enu(velocity),
             yaw_deg: self.body.yaw_deg,
-            battery: Battery {
-                remaining_pct: 100.0 * self.battery.fraction(),
-                voltage_v: self.battery.voltage_v(),
-                current_a: self.battery.current_a(),
-            },
+            battery: self.reported_battery(),
             home: self.options.origin,
             gnss: self.sensors.gnss(jammed),
             unreported: Default::default(),
+        }
+    }
+
+    /// The battery as the flight controller reports it (the snapshot's), without the rest of
+    /// the snapshot: a linked vehicle's twin lends it to the telemetry each time it is read.
+    pub fn reported_battery(&self) -> Battery {
+        Battery {
+            remaining_pct: 100.0 * self.battery.fraction(),
+            voltage_v: self.battery.voltage_v(),
+            current_a: self.battery.current_a(),
         }
     }
 

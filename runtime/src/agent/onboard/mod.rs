@@ -22,5 +22,5 @@ pub use connect::{
 pub use connection::{Connection, foreign_note};
 pub use kit::{EpisodeKit, OnboardError, episode_kit, episode_parts};
 pub use note::{BatterySource, VehicleLinkNote};
-pub use run::{OnboardEnd, OnboardKit, OnboardVehicle, fly_policy, run_onboard};
+pub use run::{OnboardEnd, OnboardKit, OnboardVehicle, run_onboard};
 pub use start::{anchor_mission, bring_to_start, settle_on_ground, wait_ready_to_fly};

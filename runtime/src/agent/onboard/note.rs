@@ -46,4 +46,13 @@ impl VehicleLinkNote {
     pub fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
+
+    /// Puts the note into a record header's config as `vehicle_link`.
+    pub fn note_in(&self, header: &mut alpha3_core::record::Event) {
+        if let alpha3_core::record::Event::Header { config, .. } = header
+            && let Some(map) = config.as_object_mut()
+        {
+            map.insert("vehicle_link".into(), self.to_value());
+        }
+    }
 }

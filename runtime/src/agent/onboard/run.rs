@@ -1,14 +1,14 @@
 //! One onboard episode on a connected vehicle: the one way `fly`, `mcp --connect` and `sitl`
 //! run an episode on a flight controller. The caller brings the kit — the connected vehicle,
 //! the world around it, the gate, the settings, the recorder and the operator — and who decides
-//! (a policy, or MCP clients); this runs it with the vehicle as a [`LinkedVehicle`], records
+//! (a policy through [`crate::agent::run_episode_on`], or MCP clients); this runs it with the
+//! vehicle as a [`LinkedVehicle`], records
 //! what the operator said that the agent never heard, and closes the link.
 
 use super::connect::Connected;
 use super::connection::foreign_note;
-use crate::agent::{EpisodeOutcome, LinkedVehicle, OperatorSource, Sources, run_episode_on};
+use crate::agent::{LinkedVehicle, OperatorSource, Sources};
 use crate::episode_setup::EpisodeSettings;
-use crate::policy::Policy;
 use crate::recorder::{Recorder, RecorderError};
 use alpha3_core::gate::GateContext;
 use alpha3_core::vehicle::VehicleLink;
@@ -70,31 +70,21 @@ where
     } = kit;
     let mut side = LinkedVehicle::new(vehicle.link, world, operator, sources);
     let driven = drive(&mut side, &mut gate, &settings, recorder).await;
-    if let Some(unheard) = side.close_operator().await.event() {
-        recorder.append(side.now_ms(), unheard)?;
-        recorder.flush()?;
-    }
+    let unheard = side.close_operator().await.event();
     let end_ms = side.now_ms();
     let (link, _) = side.into_parts();
     let status = link.status();
     let refused = link.refusal();
+    // The link is closed whatever the record says next.
     link.close().await;
+    if let Some(unheard) = unheard {
+        recorder.append(end_ms, unheard)?;
+        recorder.flush()?;
+    }
     Ok(OnboardEnd {
         driven: driven?,
         end_ms,
         foreign: foreign_note(&status),
         refused,
     })
-}
-
-/// The driver of a policy-flown episode: the policy warmed up, then the closed loop.
-pub async fn fly_policy(
-    policy: &mut dyn Policy,
-    side: &mut OnboardVehicle,
-    gate: &mut GateContext,
-    settings: &EpisodeSettings,
-    recorder: &mut Recorder,
-) -> Result<EpisodeOutcome, RecorderError> {
-    policy.warm_up().await;
-    run_episode_on(side, policy, gate, settings, recorder).await
 }
