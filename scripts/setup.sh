@@ -30,6 +30,10 @@ TEST_APT_PACKAGES=(socat slurm-wlm munge chromium)
 PYMAVLINK_PIN="pymavlink==2.4.50"
 # The official Python MCP SDK: the outside client of `alpha3 mcp`'s tests (tests/py/mcp_client.py).
 MCP_PIN="mcp==2.3.0"
+# MAVSDK-Python (MAVSDK's own mavsdk_server inside the wheel): the outside ground station that
+# imports QGroundControl plans and uploads missions, fences and rally points to the real PX4
+# in the mission tests (runtime/tests/plan_px4.rs).
+MAVSDK_PIN="mavsdk==4.1.0"
 # The OpenAI-compatible server the policy tests run on the test model. It has no wheel for
 # this platform on PyPI: pip builds llama.cpp from source with cmake (about 5.5 min on two
 # busy cores); skipped when present, like every pin.
@@ -267,7 +271,7 @@ main() {
             step_apt "${BUILD_APT_PACKAGES[@]}" "${TEST_APT_PACKAGES[@]}"
             step_venv
             CHECK_PINS=("${MODEL_PKG_PARTS[@]}")
-            step_pip "$PYMAVLINK_PIN" "$MCP_PIN" "$MODEL_PKG_PIN"
+            step_pip "$PYMAVLINK_PIN" "$MCP_PIN" "$MAVSDK_PIN" "$MODEL_PKG_PIN"
             CHECK_PINS=()
             step_llama_server
             step_model

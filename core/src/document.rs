@@ -132,8 +132,11 @@ pub fn check_text(kind: DocumentKind, text: &str) -> Vec<Problem> {
     match kind {
         DocumentKind::Config => check_config(text),
         DocumentKind::FlightRecord => check_record(text),
-        DocumentKind::Scenario
-        | DocumentKind::Episode
+        // The loaders' own function, so what passes here is what they fly.
+        DocumentKind::Scenario => crate::scenario::scenario_from_text(text)
+            .err()
+            .unwrap_or_default(),
+        DocumentKind::Episode
         | DocumentKind::AgentTurn
         | DocumentKind::JsonSchema
         | DocumentKind::ToolsList => match serde_json::from_str::<Value>(text) {

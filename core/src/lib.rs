@@ -18,6 +18,8 @@
 //! - [`link`]: slices, link samples, the link monitor and the slice policy.
 //! - [`vehicle`]: the flight-controller trait every backend implements.
 //! - [`failsafe`]: the watchdog's ladder and where its return goes.
+//! - [`mission_file`]: QGroundControl `.plan` and `QGC WPL 110` files; [`plan_mission`]: a plan
+//!   flown in the airspace that is real (its fence ∩ the autopilot's), checked before take-off.
 //! - [`operator_line`]: operator lines framed from untrusted bytes, with bounded memory.
 
 pub mod airspace;
@@ -32,6 +34,7 @@ pub mod gate;
 pub mod link;
 pub mod mission_file;
 pub mod operator_line;
+pub mod plan_mission;
 pub mod protocol;
 pub mod px4_modes;
 pub mod record;

@@ -42,6 +42,9 @@ pub enum HilError {
     ParamWriteRefused { name: String, class: &'static str },
     #[error("parameter {name}: {reason}")]
     Param { name: String, reason: String },
+    /// A mission, fence or rally transfer could not start or did not finish.
+    #[error("mission protocol: {0}")]
+    Mission(crate::mission::MissionError),
     /// The link was told to fly simulators only, and this autopilot is not proven one.
     #[error("not proven a simulator: {0}")]
     NotSimulated(String),
@@ -71,7 +74,8 @@ impl From<HilError> for LinkError {
             | HilError::SigningKey(_)
             | HilError::Busy(_)
             | HilError::ParamWriteRefused { .. }
-            | HilError::Param { .. } => LinkError::Refused {
+            | HilError::Param { .. }
+            | HilError::Mission(_) => LinkError::Refused {
                 what: "command".into(),
                 reason: e.to_string(),
             },

@@ -54,4 +54,7 @@ pub use profile::Profile;
 pub use translate::translate;
 pub mod shell;
 
-pub use shell::{ConnectOptions, HilLink, LinkStatus, ReadyToFly, ready_to_fly, wait_ready_to_fly};
+pub use shell::{
+    ConnectOptions, DownloadedPlan, HilLink, LinkStatus, ReadyToFly, ready_to_fly,
+    wait_ready_to_fly,
+};

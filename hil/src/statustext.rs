@@ -69,9 +69,70 @@ impl StatusTexts {
     }
 }
 
+/// Longest text we send: four chunks (a ground station joins them by `id`).
+pub const MAX_SENT_TEXT: usize = 200;
+
+/// Our own text as the STATUSTEXT chunks that carry it: one chunk with `id` 0 when it fits
+/// 50 bytes, else chunks of `id` (never 0) cut on character boundaries, at most
+/// [`MAX_SENT_TEXT`] bytes in all (the rest is cut with "…").
+pub fn outgoing(severity: MavSeverity, text: &str, id: u16) -> Vec<mav::STATUSTEXT_DATA> {
+    const CHUNK: usize = 50;
+    let mut text = text.to_string();
+    if text.len() > MAX_SENT_TEXT {
+        let mut cut = MAX_SENT_TEXT - '…'.len_utf8();
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push('…');
+    }
+    let id = if text.len() <= CHUNK { 0 } else { id.max(1) };
+    let mut chunks = Vec::new();
+    let mut rest = text.as_str();
+    let mut seq = 0u8;
+    while !rest.is_empty() || chunks.is_empty() {
+        let mut end = rest.len().min(CHUNK);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let (head, tail) = rest.split_at(end);
+        chunks.push(mav::STATUSTEXT_DATA {
+            severity,
+            text: head.into(),
+            id,
+            chunk_seq: seq,
+        });
+        seq = seq.saturating_add(1);
+        rest = tail;
+    }
+    chunks
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn our_texts_go_out_in_chunks_a_ground_station_joins() {
+        let short = outgoing(
+            MavSeverity::MAV_SEVERITY_WARNING,
+            "alpha3: denied item 3",
+            9,
+        );
+        assert_eq!(short.len(), 1);
+        assert_eq!(short[0].id, 0);
+        let long = format!("alpha3: {}", "é".repeat(60));
+        let chunks = outgoing(MavSeverity::MAV_SEVERITY_WARNING, &long, 9);
+        assert_eq!(chunks.len(), 3);
+        let all: String = chunks
+            .iter()
+            .map(|c| c.text.to_str().unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(all, long);
+        assert!(chunks.iter().all(|c| c.id == 9));
+        let huge = outgoing(MavSeverity::MAV_SEVERITY_WARNING, &"x".repeat(5000), 9);
+        assert_eq!(huge.len(), 4);
+    }
 
     fn chunk(id: u16, seq: u8, text: &str) -> mav::STATUSTEXT_DATA {
         mav::STATUSTEXT_DATA {

@@ -6,10 +6,18 @@
 //! Transports hand over bytes in any chunking (a UDP datagram may hold several frames, a TCP
 //! read half of one), so the tap splits them into frames by the MAVLink framing alone — magic,
 //! length, signature flag — without checking CRCs: the log keeps what was on the wire, and its
-//! readers decide what is valid.
+//! readers decide what is valid. The reader ([`read_tlog_with_skips`]) keeps CRC-valid frames,
+//! resynchronising past damage, and drops frames whose timestamps are out of line; it says
+//! what it skipped.
+
+mod read;
+mod stamps;
+
+pub use read::{TlogError, TlogRead, TlogSkips, read_tlog, read_tlog_with_skips};
+pub use stamps::{MAX_STAMP_GAP_US, STAMP_JITTER_US, stamps_in_line};
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC_V1: u8 = 0xFE;
@@ -150,35 +158,6 @@ impl Drop for TlogWriter {
 pub struct TlogEntry {
     pub unix_us: u64,
     pub frame: Vec<u8>,
-}
-
-/// Reads a whole log. A torn last entry (the writer was killed mid-frame) ends the log; it is
-/// not an error.
-pub fn read_tlog(mut reader: impl Read) -> io::Result<Vec<TlogEntry>> {
-    let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes)?;
-    let mut entries = Vec::new();
-    let mut at = 0;
-    while bytes.len() - at >= 8 + 3 {
-        let mut stamp = [0u8; 8];
-        stamp.copy_from_slice(&bytes[at..at + 8]);
-        let body = &bytes[at + 8..];
-        let Some(len) = frame_len(body) else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("no MAVLink frame after the timestamp at byte {at}"),
-            ));
-        };
-        if body.len() < len {
-            break;
-        }
-        entries.push(TlogEntry {
-            unix_us: u64::from_be_bytes(stamp),
-            frame: body[..len].to_vec(),
-        });
-        at += 8 + len;
-    }
-    Ok(entries)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The command line: one subcommand per mode of the binary.
 
-use crate::commands::{bench, fly, mcp, perf, review, sim_vehicle, sitl, validate};
+use crate::commands::{bench, check, fly, mcp, perf, review, sim_vehicle, sitl, validate};
 use crate::score::ScoreArgs;
 use clap::{Parser, Subcommand};
 
@@ -25,6 +25,9 @@ pub enum Command {
     /// Score flight records or published α3-Bench episode files.
     #[command(after_help = crate::exit::TABLE)]
     Score(ScoreArgs),
+    /// Check a whole QGroundControl plan before take-off, against the autopilot's own airspace.
+    #[command(after_help = crate::exit::TABLE)]
+    Check(check::CheckArgs),
     /// Fly a mission onboard, attached to a PX4 or ArduPilot flight controller.
     #[command(after_help = crate::exit::TABLE)]
     Fly(fly::FlyArgs),

@@ -1,7 +1,7 @@
 //! The `alpha3` binary: parse the command line, set up logs, run the subcommand.
 
 use alpha3::cli::{Cli, Command};
-use alpha3::commands::{bench, fly, mcp, perf, review, sim_vehicle, sitl, validate};
+use alpha3::commands::{bench, check, fly, mcp, perf, review, sim_vehicle, sitl, validate};
 use alpha3::exit::Stop;
 use clap::Parser;
 use std::process::ExitCode;
@@ -17,6 +17,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Bench(a) => bench::run(a),
         Command::Score(a) => alpha3::score::run(a),
+        Command::Check(a) => check::run(a),
         Command::Fly(a) => fly::run(a),
         Command::Mcp(a) => mcp::run(a),
         Command::Sitl(a) => sitl::run(a),

@@ -5,35 +5,62 @@
 mod common;
 
 use alpha3_core::command::Command;
+use alpha3_core::config::Config;
 use alpha3_core::frames::Enu;
+use alpha3_core::gate::GateContext;
 use alpha3_core::link::Slice;
 use alpha3_core::record::Event;
 use alpha3_core::snapshot::{FlightMode, LandedState};
+use alpha3_sim::World;
 use common::{base, ideal_world, patch};
 use serde_json::json;
 
+/// The gate of `configs/alpha3.toml` (band 10–120 m, 2 m position uncertainty) over `v`.
+fn gate(v: &serde_json::Value) -> GateContext {
+    let text =
+        std::fs::read_to_string(alpha3_test_support::root().join("configs/alpha3.toml")).unwrap();
+    let config = Config::from_toml(&text).unwrap();
+    let s = common::scenario(v);
+    GateContext::from_scenario(&s, &config.limits.unwrap(), &config.vehicle.unwrap(), 0).unwrap()
+}
+
 #[test]
-fn check_geofence_reports_the_smallest_margin() {
+fn check_geofence_answers_with_the_gate_s_limits_and_margins() {
     let v = patch(
         base(),
         "/airspace/no_fly_zones",
         json!([{ "type": "cylinder", "center": [500.0, 500.0], "radius_m": 50, "floor_m": 0, "ceiling_m": 100 }]),
     );
     let w = ideal_world(&v);
-    let inside = w.check_geofence(Enu::new(100.0, 300.0, 50.0));
-    assert!(inside.inside);
+    let g = gate(&v);
+    let (snap, now) = (w.snapshot(), w.now_ms());
+    let check = |x, y, z| World::check_geofence(&g, &snap, now, Enu::new(x, y, z));
+    let inside = check(100.0, 300.0, 50.0);
+    assert!(inside.inside && inside.findings.is_empty(), "{inside:?}");
     assert_eq!(
-        inside.margin_m, 40.0,
-        "40 m above the 10 m floor of the band"
+        inside.margin_m, 38.0,
+        "38 m above the lowest target altitude (10 m band floor + 2 m)"
     );
-    let zone = w.check_geofence(Enu::new(520.0, 500.0, 50.0));
+    let zone = check(520.0, 500.0, 50.0);
     assert!(!zone.inside);
-    assert_eq!(zone.margin_m, -30.0);
+    assert_eq!(
+        zone.margin_m, -32.0,
+        "30 m inside the zone's edge, and 2 m of margin"
+    );
+    assert_eq!(zone.findings[0].id, "gate.no_fly.target_inside");
     assert!(
-        w.check_geofence(Enu::new(520.0, 500.0, 120.0)).inside,
+        check(520.0, 500.0, 110.0).inside,
         "above the zone's ceiling"
     );
-    assert_eq!(w.check_geofence(Enu::new(-5.0, 300.0, 50.0)).margin_m, -5.0);
+    // The config's 120 m ceiling, not the scenario's 150 m.
+    let high = check(100.0, 300.0, 121.0);
+    assert!(!high.inside);
+    assert_eq!(high.findings[0].id, "gate.altitude.out_of_band");
+    // 1 m inside the fence is within the 2 m margin.
+    let edge = check(1.0, 300.0, 50.0);
+    assert!(!edge.inside);
+    assert_eq!(edge.margin_m, -1.0);
+    assert_eq!(check(-5.0, 300.0, 50.0).margin_m, -7.0);
 }
 
 #[test]

@@ -33,6 +33,10 @@
 //! - [`evaluate_failsafe`] is the watchdog's narrow way through: hold, return or land;
 //!   [`evaluate_failsafe_in`] is the same knowing the airspace, with the `landing` and `hold`
 //!   substitutions.
+//! - [`check_target`]: the target tests of the checks asked of one point, without a command
+//!   (what `check_geofence` answers), so a tool that reports a limit reports the gate's.
+//! - [`command_cost`]: a command's duration, energy and end on the same path model, for checking
+//!   a whole mission before take-off.
 //! - [`autopilot`]: PX4's return and landing as both the gate and the built-in world fly them.
 //!
 //! Imports point one way: `evaluate` → `substitute` → `judge` → `check` → `plan`, `context`.
@@ -45,6 +49,7 @@ mod approved;
 pub mod autopilot;
 mod check;
 mod context;
+mod cost;
 mod evaluate;
 mod geometry;
 mod horizon;
@@ -56,6 +61,7 @@ mod plan;
 mod profile;
 mod shape;
 mod substitute;
+mod target;
 #[cfg(test)]
 mod testkit;
 mod time_to_breach;
@@ -64,9 +70,11 @@ mod verdict;
 pub use approved::ApprovedCommand;
 pub use check::CHECK_ORDER;
 pub use context::{GateContext, GateContextError};
+pub use cost::{CommandCost, command_cost};
 pub use evaluate::{evaluate, evaluate_failsafe, evaluate_failsafe_in};
 pub use horizon::escape_lead_ms;
 pub use inputs::{PeerPlan, PlanKnot, Track, Tuning, Wind, WindLayer};
 pub use memory::{GateState, RateState};
+pub use target::{TargetCheck, check_target};
 pub use time_to_breach::{Breach, time_to_breach};
 pub use verdict::{Finding, Findings, MAX_FINDINGS, Severity, Verdict, VerdictOutcome};

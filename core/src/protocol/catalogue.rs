@@ -138,7 +138,7 @@ pub fn catalogue() -> Vec<ToolSpec> {
             "check_geofence",
             Mcp,
             Monitoring,
-            "Check a local point against the geofence, no-fly zones and altitude band without moving.",
+            "Check a point (the local frame of set_waypoint and read_telemetry) against the limits the gate holds a waypoint to, without moving: inside the geofence and outside every no-fly zone (where it is now) by the position-uncertainty margin, and within the altitude band of the configuration and the scenario. The path there is judged when the move is asked for.",
         ),
         spec::<SensorArgs, SensorResult>(
             "activate_sensor",

@@ -6,7 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// A point in the local frame: metres east (x), north (y) and up (z) from home.
+/// A point in the mission's local frame, metres: east (x) and north (y) of the scenario's
+/// origin, up (z) from the ground at home; the frame of the scenario's areas and waypoints and
+/// of the telemetry's pose.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Point3 {
@@ -207,9 +209,12 @@ pub struct TelemetryResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GeofenceResult {
+    /// A move ending here passes the gate's tests of its end point.
     pub inside: bool,
-    /// Distance to the nearest boundary, metres (negative when outside).
+    /// How far inside every limit the point is once the gate's margins are taken off, metres
+    /// (negative when outside one).
     pub margin_m: f64,
+    /// What a move ending here would be refused for, in the gate's words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<FindingObservation>,
 }

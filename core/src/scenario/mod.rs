@@ -7,8 +7,12 @@
 pub mod limits;
 mod problems;
 mod ranges;
+mod text;
 mod types;
+mod unique_keys;
 mod validate;
+mod zones;
 
+pub use text::scenario_from_text;
 pub use types::*;
 pub use validate::{scenario_problems, scenario_size_problem};

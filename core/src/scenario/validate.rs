@@ -2,7 +2,8 @@
 //! [`scenario_problems`], that `validate` reports and every loader of the runtime applies before
 //! flying, so the two cannot disagree. Sizes come first (a list over its cap is reported without
 //! looking into it), then the range of every number ([`super::ranges`]), then the rules across
-//! fields: a non-empty containment, sound areas, a spawn inside the fence and the band.
+//! fields: a non-empty containment, sound areas, a spawn inside the fence and the band, and the
+//! spawn and waypoints out of the no-fly zones ([`super::zones`]).
 
 use super::Scenario;
 use super::limits::*;
@@ -33,6 +34,7 @@ pub fn scenario_problems(s: &Scenario) -> Vec<StructureProblem> {
     super::ranges::check(&mut p, s);
     airspace(&mut p, s);
     spawn(&mut p, s);
+    super::zones::check(&mut p, s);
     p.0
 }
 
@@ -334,6 +336,44 @@ mod tests {
             found(|v| v["airspace"]["geofence"] =
                 json!([{"type": "circle", "center": [0, 0], "radius_m": 200}])),
             vec![]
+        );
+    }
+
+    #[test]
+    fn a_spawn_or_waypoint_inside_a_no_fly_zone_is_refused() {
+        // The sample's static zone: a cylinder at (400, 400), radius 40, from 0 to 120 m.
+        assert_eq!(
+            found(|v| v["spawn"]["xyz"] = json!([400.0, 410.0, 0.0])),
+            one("/spawn/xyz", "spawn_in_no_fly")
+        );
+        assert_eq!(
+            found(|v| v["mission"]["waypoints"] = json!([[300, 300, 40], [390, 400, 60]])),
+            one("/mission/waypoints/1", "waypoint_in_no_fly")
+        );
+        // Above the cylinder's ceiling is outside it.
+        assert_eq!(
+            found(|v| {
+                v["airspace"]["no_fly_zones"][0]["ceiling_m"] = json!(50);
+                v["mission"]["waypoints"] = json!([[400, 400, 60]]);
+            }),
+            vec![]
+        );
+        // A moving zone is judged at the spawn only (it may have gone by the waypoint).
+        let moving = json!([{"type": "cylinder", "center": [200, 200], "radius_m": 30,
+                             "floor_m": 0, "ceiling_m": 120, "vel_xy": [1.0, 0.0]}]);
+        assert_eq!(
+            found(|v| {
+                v["airspace"]["no_fly_zones_dynamic"] = moving.clone();
+                v["mission"]["waypoints"] = json!([[200, 200, 40]]);
+            }),
+            vec![]
+        );
+        assert_eq!(
+            found(|v| {
+                v["airspace"]["no_fly_zones_dynamic"] = moving;
+                v["spawn"]["xyz"] = json!([210.0, 200.0, 0.0]);
+            }),
+            one("/spawn/xyz", "spawn_in_no_fly")
         );
     }
 

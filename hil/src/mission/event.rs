@@ -42,6 +42,19 @@ pub enum MissionEvent {
     },
 }
 
+impl MissionEvent {
+    /// Whether this ends a transfer (rather than being news about the plans).
+    pub fn is_outcome(&self) -> bool {
+        matches!(
+            self,
+            MissionEvent::Downloaded { .. }
+                | MissionEvent::Uploaded { .. }
+                | MissionEvent::Cleared { .. }
+                | MissionEvent::Failed { .. }
+        )
+    }
+}
+
 /// Events not yet drained. News is coalesced (one `PlanChanged` per kind, the latest
 /// `Reached`), so a chatty or hostile autopilot cannot grow it; only transfer outcomes, which
 /// the caller starts, add up.

@@ -15,11 +15,13 @@
 //!   progress; `retry.rs` its timer; `messages.rs` the frames sent.
 //! - [`MissionItem`], [`MissionKind`], [`MissionEvent`], [`MissionError`], [`MissionTiming`],
 //!   [`MissionCurrent`] (`watch.rs`).
+//! - `convert.rs`: the same item as `core`'s plan-file [`MissionItem`](alpha3_core::mission_file::MissionItem).
 //! - `fake/` (feature `test-support`): scripted PX4 and ArduPilot peers and a lossy link.
 
 mod clear;
 mod client;
 mod context;
+mod convert;
 mod download;
 mod error;
 mod event;
@@ -34,6 +36,7 @@ mod upload;
 mod watch;
 
 pub use client::MissionClient;
+pub use convert::{ConvertError, to_file, to_wire};
 pub use error::{Awaited, MissionError, Operation};
 pub use event::MissionEvent;
 pub use item::MissionItem;

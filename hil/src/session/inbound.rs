@@ -138,10 +138,19 @@ impl Session {
                     match Profile::resolve(self.cfg.autopilot, hb.autopilot) {
                         Ok(profile) => {
                             self.profile = Some(profile);
-                            self.target = Some(Target {
+                            let autopilot = Target {
                                 system: info.system_id,
                                 component: info.component_id,
-                            });
+                            };
+                            self.target = Some(autopilot);
+                            self.missions = Some(crate::mission::MissionClient::new(
+                                profile,
+                                autopilot,
+                                Target {
+                                    system: self.cfg.system_id,
+                                    component: self.cfg.component_id,
+                                },
+                            ));
                             self.requests.reset(now_us, profile.stream_requests());
                             if self.cfg.tame_streams {
                                 self.requests.slow(profile.slowed_streams());
@@ -215,6 +224,12 @@ impl Session {
             MavMessage::HOME_POSITION(_) => self.requests.home_seen(),
             _ => {}
         }
+        if h.component_id == target.component
+            && let Some(m) = self.missions.as_mut()
+        {
+            m.handle(&frame.message, now_us);
+            self.drain_missions();
+        }
         if h.component_id == target.component {
             self.readiness.fold(&frame.message);
             self.requests.seen(frame.message.message_id());
@@ -242,6 +257,12 @@ impl Session {
             && let Some(p) = self.procedure.as_mut()
         {
             p.command_done(outcome);
+        }
+        if let Some(m) = self.missions.as_mut()
+            && m.poll_timeout().is_some_and(|t| t <= now_us)
+        {
+            m.handle_timeout(now_us);
+            self.drain_missions();
         }
         self.advance_procedure(now_us);
     }

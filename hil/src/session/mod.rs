@@ -18,6 +18,7 @@ use crate::dialect::{MavMessage, mav};
 use crate::error::HilError;
 use crate::heartbeat::{AutopilotInfo, Heartbeats};
 use crate::measure::{LinkMeasurement, LinkStats};
+use crate::mission::{MissionClient, MissionEvent, MissionItem, MissionKind};
 use crate::offboard::SetpointStream;
 use crate::param::{ParamClient, ParamValue};
 use crate::procedure::{ProcedureOutcome, ProcedureRunner};
@@ -72,6 +73,16 @@ pub enum Event {
         result: mav::MavResult,
     },
     Rejected(Rejected),
+    /// A mission-protocol outcome or news of the autopilot's plans ([`MissionEvent`]).
+    Mission(MissionEvent),
+}
+
+/// One mission-protocol transfer to start ([`Session::start_mission`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum MissionRequest {
+    Download(MissionKind),
+    Upload(MissionKind, Vec<MissionItem>),
+    Clear(MissionKind),
 }
 
 /// The companion side of one autopilot link.
@@ -89,6 +100,10 @@ pub struct Session {
     procedure_is_hold: bool,
     next_procedure_id: u64,
     params: ParamClient,
+    /// The mission, fence and rally plans' client, once the autopilot is known.
+    missions: Option<MissionClient>,
+    /// The `id` of our last multi-chunk STATUSTEXT.
+    next_text_id: u16,
     timesync: TimeSync,
     /// The autopilot's own clock (time_boot_ms), which a sped-up SITL runs fast.
     clock: VehicleClock,
@@ -141,6 +156,8 @@ impl Session {
             procedure_is_hold: false,
             next_procedure_id: 1,
             params: ParamClient::new(cfg.param_timeout_ms, cfg.param_sends),
+            missions: None,
+            next_text_id: 0,
             timesync: TimeSync::new(cfg.timesync_interval_ms),
             clock: VehicleClock::new(),
             stats: LinkStats::new(cfg.measure_window_ms),
@@ -319,6 +336,46 @@ impl Session {
         self.params
             .write(now_us, name, typed, ty, profile.param_encoding());
         Ok(())
+    }
+
+    /// Starts a mission-protocol transfer; its outcome arrives as [`Event::Mission`]. One at a
+    /// time (the autopilots themselves refuse a second).
+    pub fn start_mission(&mut self, now_us: u64, request: MissionRequest) -> Result<(), HilError> {
+        let Some(m) = self.missions.as_mut() else {
+            return Err(HilError::NotReady {
+                missing: "no autopilot heartbeat yet".into(),
+                timeout_ms: 0,
+            });
+        };
+        let started = match request {
+            MissionRequest::Download(kind) => m.start_download(kind, now_us),
+            MissionRequest::Upload(kind, items) => m.start_upload(kind, items, now_us),
+            MissionRequest::Clear(kind) => m.start_clear(kind, now_us),
+        };
+        started.map_err(HilError::Mission)
+    }
+
+    /// Says `text` to whoever listens on the autopilot's other links (its ground station: PX4
+    /// forwards it, ArduPilot routes it), as STATUSTEXT from our component. Bounded: while 64
+    /// frames wait to be sent, a new text is dropped.
+    pub fn tell_ground_station(&mut self, severity: mav::MavSeverity, text: &str) {
+        if self.outbox.len() >= 64 {
+            tracing::debug!(text, "outbox full; STATUSTEXT dropped");
+            return;
+        }
+        self.next_text_id = self.next_text_id.wrapping_add(1).max(1);
+        for chunk in crate::statustext::outgoing(severity, text, self.next_text_id) {
+            self.outbox.push_back(MavMessage::STATUSTEXT(chunk));
+        }
+    }
+
+    /// The mission client's events, as session events.
+    fn drain_missions(&mut self) {
+        if let Some(m) = self.missions.as_mut() {
+            while let Some(e) = m.poll_event() {
+                self.events.push_back(Event::Mission(e));
+            }
+        }
     }
 
     /// Starts `command`; a command still running is superseded. Returns the procedure id that its

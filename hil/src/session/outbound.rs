@@ -2,6 +2,7 @@
 
 use super::Session;
 use crate::dialect::MavMessage;
+use crate::mission::MissionClient;
 
 impl Session {
     /// Encodes the next frame due at `now_us` into `out` (appended); returns its length, or
@@ -26,6 +27,9 @@ impl Session {
             return Some(m);
         }
         if let Some(m) = self.commands.poll_transmit(now_us) {
+            return Some(m);
+        }
+        if let Some(m) = self.missions.as_mut().and_then(|m| m.poll_transmit()) {
             return Some(m);
         }
         if let Some(m) = self.stream.poll_transmit(now_us) {
@@ -53,6 +57,7 @@ impl Session {
             self.commands.poll_timeout(),
             self.stream.poll_timeout(),
             self.procedure.as_ref().and_then(|p| p.poll_timeout()),
+            self.missions.as_ref().and_then(MissionClient::poll_timeout),
         ]
         .into_iter()
         .flatten()
@@ -66,7 +71,8 @@ impl Session {
             ];
             t = t.into_iter().chain(services.into_iter().flatten()).min();
         }
-        if !self.outbox.is_empty() {
+        let mission_frames = self.missions.as_ref().is_some_and(|m| m.queued().0 > 0);
+        if !self.outbox.is_empty() || mission_frames {
             return Some(0);
         }
         t

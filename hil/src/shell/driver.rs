@@ -8,10 +8,11 @@ use super::transport::{Transport, open};
 use crate::error::HilError;
 use crate::heartbeat::AutopilotInfo;
 use crate::measure::LinkMeasurement;
+use crate::mission::MissionEvent;
 use crate::param::ParamValue;
 use crate::profile::Profile;
 use crate::readiness::Readiness;
-use crate::session::{Event, ForeignFrames, ProcedureReport, Session};
+use crate::session::{Event, ForeignFrames, MissionRequest, ProcedureReport, Session};
 use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::telemetry::Seen;
 use crate::tlog::TlogWriter;
@@ -49,6 +50,16 @@ pub(crate) enum Request {
         writes: Vec<(String, f64)>,
         reply: WriteReply,
     },
+    /// One mission-protocol transfer; the reply is its outcome event.
+    Mission {
+        request: MissionRequest,
+        reply: MissionReply,
+    },
+    /// A STATUSTEXT for the ground station.
+    Tell {
+        severity: crate::dialect::mav::MavSeverity,
+        text: String,
+    },
     /// Positions relative to this point from now on (`None`: the autopilot's home).
     SetOrigin {
         origin: Option<alpha3_core::frames::Geo>,
@@ -57,6 +68,7 @@ pub(crate) enum Request {
 }
 
 type WriteReply = oneshot::Sender<Result<BTreeMap<String, ParamValue>, HilError>>;
+pub(crate) type MissionReply = oneshot::Sender<Result<MissionEvent, HilError>>;
 
 /// The link as the task last saw it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -105,6 +117,8 @@ pub(crate) struct Driver {
     pending_commands: Vec<(u64, oneshot::Sender<Result<ProcedureReport, HilError>>)>,
     pending_params: Vec<(Vec<String>, ParamReply)>,
     pending_writes: Vec<(Vec<String>, WriteReply)>,
+    /// The caller of the transfer in progress (one at a time).
+    pending_mission: Option<MissionReply>,
     next_publish_us: u64,
     reopen_at_us: u64,
     backoff_ms: u64,
@@ -155,6 +169,7 @@ impl Driver {
             pending_commands: Vec::new(),
             pending_params: Vec::new(),
             pending_writes: Vec::new(),
+            pending_mission: None,
             next_publish_us: 0,
             reopen_at_us: 0,
             backoff_ms: 100,
@@ -315,6 +330,19 @@ impl Driver {
                     }
                 }
             }
+            Request::Mission { request, reply } => {
+                if self.pending_mission.is_some() {
+                    let _ = reply.send(Err(HilError::Busy("a mission transfer")));
+                    return;
+                }
+                match self.session.start_mission(now, request) {
+                    Ok(()) => self.pending_mission = Some(reply),
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
+            }
+            Request::Tell { severity, text } => self.session.tell_ground_station(severity, &text),
             Request::SetOrigin { origin, reply } => {
                 self.session.set_frame_origin(origin);
                 // Published before the reply: the caller's next snapshot is in the new frame.
@@ -382,6 +410,14 @@ impl Driver {
                     tracing::warn!(?command, ?result, "late ACK for a command given up on");
                 }
                 Event::Rejected(r) => tracing::debug!(reason = ?r.reason, "frame refused"),
+                Event::Mission(m) => {
+                    tracing::info!(event = ?MissionNews(m), "mission protocol");
+                    if m.is_outcome()
+                        && let Some(reply) = self.pending_mission.take()
+                    {
+                        let _ = reply.send(Ok(m.clone()));
+                    }
+                }
                 _ => tracing::info!(?event, "link"),
             }
             self.next_publish_us = 0;
@@ -461,6 +497,27 @@ impl Driver {
         self.status.foreign = self.session.foreign_frames();
         self.foreign_log.note(now, self.status.foreign);
         self.out.status.send_replace(self.status.clone());
+    }
+}
+
+/// A mission event for the log: a downloaded plan by its size, not every item.
+struct MissionNews<'a>(&'a MissionEvent);
+
+impl std::fmt::Debug for MissionNews<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            MissionEvent::Downloaded {
+                kind,
+                items,
+                opaque_id,
+                ..
+            } => write!(
+                f,
+                "downloaded {kind}: {} items, id {opaque_id}",
+                items.len()
+            ),
+            other => write!(f, "{other:?}"),
+        }
     }
 }
 

@@ -7,10 +7,11 @@ use super::driver::{Driver, DriverSetup, LinkStatus, Outputs, Request};
 use super::transport::open;
 use crate::error::HilError;
 use crate::measure::LinkMeasurement;
+use crate::mission::{MissionEvent, MissionItem, MissionKind};
 use crate::param::ParamValue;
 use crate::preflight::PreflightReport;
 use crate::procedure::ProcedureOutcome;
-use crate::session::{Event, ProcedureReport, Session, SessionConfig};
+use crate::session::{Event, MissionRequest, ProcedureReport, Session, SessionConfig};
 use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::tlog::TlogWriter;
 use crate::vehicle_clock::ClockReading;
@@ -270,6 +271,72 @@ impl HilLink {
         answer.await.map_err(|_| HilError::Stopped)?
     }
 
+    /// Hands one mission-protocol transfer to the link task and waits for its outcome.
+    async fn mission(&self, request: MissionRequest) -> Result<MissionEvent, HilError> {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::Mission { request, reply })
+            .await
+            .map_err(|_| HilError::Stopped)?;
+        match answer.await.map_err(|_| HilError::Stopped)?? {
+            MissionEvent::Failed { why, .. } => Err(HilError::Mission(why)),
+            outcome => Ok(outcome),
+        }
+    }
+
+    /// Reads the autopilot's `kind` plan (its mission, fence or rally points), with the
+    /// protocol's retries and timeouts; a partial transfer is an error, never a short plan.
+    pub async fn download_plan(&self, kind: MissionKind) -> Result<DownloadedPlan, HilError> {
+        match self.mission(MissionRequest::Download(kind)).await? {
+            MissionEvent::Downloaded {
+                items,
+                home,
+                opaque_id,
+                ..
+            } => Ok(DownloadedPlan {
+                items,
+                home,
+                opaque_id,
+            }),
+            other => Err(HilError::Config(format!(
+                "download of the {kind} plan ended in {other:?}"
+            ))),
+        }
+    }
+
+    /// Replaces the autopilot's `kind` plan with `items`; returns the plan's id (PX4's CRC,
+    /// 0 on ArduPilot).
+    pub async fn upload_plan(
+        &self,
+        kind: MissionKind,
+        items: Vec<MissionItem>,
+    ) -> Result<u32, HilError> {
+        match self.mission(MissionRequest::Upload(kind, items)).await? {
+            MissionEvent::Uploaded { opaque_id, .. } => Ok(opaque_id),
+            other => Err(HilError::Config(format!(
+                "upload of the {kind} plan ended in {other:?}"
+            ))),
+        }
+    }
+
+    /// Clears the autopilot's `kind` plan.
+    pub async fn clear_plan(&self, kind: MissionKind) -> Result<(), HilError> {
+        self.mission(MissionRequest::Clear(kind)).await.map(|_| ())
+    }
+
+    /// Says `text` to the ground station as a STATUSTEXT WARNING (why alpha3 refused something,
+    /// where the pilot looks). Never waits: when the link task is busy the text is dropped and
+    /// logged, since the record holds it anyway.
+    pub fn tell_ground_station(&self, text: &str) {
+        let request = Request::Tell {
+            severity: crate::dialect::mav::MavSeverity::MAV_SEVERITY_WARNING,
+            text: text.to_string(),
+        };
+        if self.requests.try_send(request).is_err() {
+            tracing::debug!(text, "link busy; STATUSTEXT for the ground station dropped");
+        }
+    }
+
     /// The failsafe report read at connect time.
     pub fn preflight(&self) -> Option<&PreflightReport> {
         self.preflight.as_ref()
@@ -346,6 +413,17 @@ impl HilLink {
         // An aborted task reports a cancellation, which is what we asked for.
         let _ = self.task.await;
     }
+}
+
+/// A plan as the autopilot holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DownloadedPlan {
+    /// The plan's items, wire `seq` kept (1.. on ArduPilot, after its home).
+    pub items: Vec<MissionItem>,
+    /// ArduPilot's home (its mission's seq 0), which is not a plan item.
+    pub home: Option<MissionItem>,
+    /// PX4's CRC of the plan (0 on ArduPilot and when empty).
+    pub opaque_id: u32,
 }
 
 /// The caller's view of a finished procedure.

@@ -10,6 +10,6 @@ mod simulator_watch;
 mod transport;
 
 pub use driver::LinkStatus;
-pub use link::{ConnectOptions, HilLink};
+pub use link::{ConnectOptions, DownloadedPlan, HilLink};
 pub use ready::{ReadyToFly, ready_to_fly, wait_ready_to_fly};
 pub use transport::{Transport, open};

@@ -47,7 +47,8 @@ pub async fn run_episode(
 /// over MAVLink with the world around it ([`LinkedVehicle`](super::LinkedVehicle)). A vehicle
 /// that can no longer be reached ends the episode with the reason `vehicle_link_lost`; one the
 /// link refuses to fly any longer (an autopilot that came back not proven a simulator) with
-/// `vehicle_refused`.
+/// `vehicle_refused`. One in which the model never answered ends as failed
+/// (`episode_failed: <why>`, [`Policy::no_answer`]).
 pub async fn run_episode_on<V: VehicleLink + Surroundings>(
     side: &mut V,
     policy: &mut dyn Policy,
@@ -65,7 +66,14 @@ pub async fn run_episode_on<V: VehicleLink + Surroundings>(
         generation_failures: 0,
     };
     match episode_loop(side, policy, gate, settings, recorder, &mut out).await {
-        Ok(()) => {}
+        // A model that never answered had no say in the flight: not its episode.
+        Ok(()) => {
+            if let Some(why) = policy.no_answer() {
+                tracing::warn!("the episode fails: {why}");
+                out.success = false;
+                out.reason = alpha3_core::record::failure_reason(&why.to_string());
+            }
+        }
         Err(Interruption::Record(e)) => return Err(e),
         Err(Interruption::Vehicle(e)) => {
             out.success = false;
@@ -153,7 +161,7 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         {
             out.success = flight.side.world().mission_report().task_outcome() >= 1.0;
             out.reason = reason;
-            if !out.success {
+            if !out.success || settings.land_after_success {
                 flight
                     .hand_over(settings.watchdog.handover_max_ms, &settings.handover_cut)
                     .await?;

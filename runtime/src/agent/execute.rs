@@ -156,10 +156,13 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
             "check_geofence" => {
                 let a: CheckGeofenceArgs = args(raw)?;
                 out.executed = true;
-                let r = self
-                    .side
-                    .world()
-                    .check_geofence(Enu::new(a.point.x, a.point.y, a.point.z));
+                // The gate's own target tests, with the snapshot and clock it judges moves by.
+                let r = alpha3_sim::World::check_geofence(
+                    self.gate,
+                    &self.side.snapshot(),
+                    self.side.now_ms(),
+                    Enu::new(a.point.x, a.point.y, a.point.z),
+                );
                 return serde_json::to_value(r).map_err(|e| e.to_string());
             }
             "activate_sensor" | "deactivate_sensor" => {
@@ -280,7 +283,15 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
             .collect();
         let approved = match &verdict {
             Verdict::Approved(a) | Verdict::Clamped { approved: a, .. } => a.clone(),
-            Verdict::Denied(_) => {
+            Verdict::Denied(found) => {
+                if let Some(f) = found.first() {
+                    self.side.tell_ground_station(&format!(
+                        "alpha3: denied {}: {} ({})",
+                        command.name(),
+                        f.reason,
+                        f.id
+                    ));
+                }
                 return CommandResult {
                     status: CommandStatus::Denied,
                     message: Some(format!("{} denied by the safety gate", command.name())),

@@ -9,7 +9,8 @@
 //! is down or `watchdog.handover_max_ms` has passed. It is recorded like the episode itself
 //! (watchdog steps with the cause `episodeended`, truth, link, violations), before the
 //! termination line. A successful episode ends where its mission ends, under the agent's last
-//! command.
+//! command — unless its mission ends with a return (a plan's RTL item,
+//! `EpisodeSettings::land_after_success`): then the same return and landing follow it.
 
 use super::flight::Flight;
 use super::interruption::Interruption;
@@ -21,8 +22,9 @@ use alpha3_core::snapshot::FlightMode;
 use alpha3_core::vehicle::VehicleLink;
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
-    /// Hands a vehicle still in the air at the end of an unsuccessful episode to the failsafe
-    /// and runs episode time until it is down or `max_ms` has passed (0: not at all).
+    /// Hands a vehicle still in the air at the end of an unsuccessful episode (or of a plan that
+    /// ends with a return) to the failsafe and runs episode time until it is down or `max_ms`
+    /// has passed (0: not at all).
     pub(super) async fn hand_over(
         &mut self,
         max_ms: u64,

@@ -32,6 +32,9 @@ pub trait LinkHealth {
     fn refusal(&self) -> Option<String> {
         None
     }
+    /// Tells the vehicle's ground station `text` (a real link: STATUSTEXT the pilot sees in
+    /// QGroundControl); nothing elsewhere.
+    fn tell_ground_station(&self, _text: &str) {}
 }
 
 impl LinkHealth for alpha3_hil::HilLink {
@@ -42,6 +45,10 @@ impl LinkHealth for alpha3_hil::HilLink {
 
     fn refusal(&self) -> Option<String> {
         alpha3_hil::HilLink::refusal(self)
+    }
+
+    fn tell_ground_station(&self, text: &str) {
+        alpha3_hil::HilLink::tell_ground_station(self, text);
     }
 }
 
@@ -227,6 +234,10 @@ impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
 impl<L: VehicleLink + LinkHealth> Surroundings for LinkedVehicle<L> {
     fn world(&self) -> &World {
         &self.world
+    }
+
+    fn tell_ground_station(&self, text: &str) {
+        self.link.tell_ground_station(text);
     }
 
     fn world_mut(&mut self) -> &mut World {

@@ -36,6 +36,10 @@ pub trait Surroundings {
 
     /// The operator answers the agent's turn.
     fn operator_turn(&mut self, agent: &AgentTurn) -> impl Future<Output = OperatorTurn>;
+
+    /// Tells the vehicle's ground station why alpha3 refused something (STATUSTEXT on a real
+    /// link, where the pilot looks); the built-in world has none.
+    fn tell_ground_station(&self, _text: &str) {}
 }
 
 /// The built-in world surrounds itself: its operator answers at once.

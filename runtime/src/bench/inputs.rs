@@ -49,6 +49,12 @@ fn hash_of<T: Serialize + ?Sized>(value: &T) -> String {
     sha256(&serde_json::to_vec(value).unwrap_or_default())
 }
 
+/// How [`Inputs::policies`] hashes a policy: its effective configuration and the model it runs
+/// (`bench merge` hashes a record's header the same way to check it).
+pub fn policy_hash(config: &alpha3_core::config::Config, model: Option<&str>) -> String {
+    hash_of(&(config, model))
+}
+
 impl Inputs {
     /// The inputs of `command` flying `suite`.
     pub fn of(command: &str, suite: &Suite, metric: alpha3_core::score::MetricVersion) -> Self {
@@ -69,7 +75,7 @@ impl Inputs {
                     .policy
                     .as_ref()
                     .and_then(crate::record_header::model_of);
-                (p.name.clone(), hash_of(&(&p.config, model)))
+                (p.name.clone(), policy_hash(&p.config, model.as_deref()))
             })
             .collect();
         let scenarios = suite

@@ -5,16 +5,19 @@
 //! records differ); incomplete records are left out and reported. Every episode the shards'
 //! plans (`plan.json`), or the whole suite when given, list must be present: the missing ones
 //! are named. Shards of different suites, or made from different inputs ([`super::inputs`]),
-//! are refused; the merged folder gets their common `inputs.json`.
+//! are refused; the merged folder gets their common `inputs.json`. Every record must be what it
+//! claims to be under those inputs ([`super::verify`]): one that is not refuses the merge, named
+//! with what differs, before anything is written.
 
 use super::BenchError;
 use super::inputs::{self, Inputs};
 use super::outputs::{self, Manifest};
 use super::plan_file;
-use super::results::EpisodeResult;
-use super::resume::complete_result;
+use super::results::{EpisodeResult, is_complete};
+use super::verify::verify_record;
+use alpha3_core::record::{ParsedRecord, parse_record};
 use alpha3_core::score::MetricVersion;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What a merge found.
@@ -106,45 +109,64 @@ pub fn merge(
     if let Some(n) = count {
         summary.missing_shards = (0..n).filter(|i| !seen_shards.contains(i)).collect();
     }
-    let common = common_inputs(out, shards)?;
+    let Some(inputs) = common_inputs(out, shards)? else {
+        return Err(BenchError::Merge(format!(
+            "no shard has an {}: what made the records is unknown, so they cannot be checked \
+             (an older alpha3 wrote them; fly them again)",
+            inputs::INPUTS_FILE
+        )));
+    };
     // The shards' metric (their inputs agree on it), else the default.
-    let metric: MetricVersion = common
-        .as_ref()
-        .and_then(|i| i.metric_version.parse().ok())
-        .unwrap_or_default();
+    let metric: MetricVersion = inputs.metric_version.parse().unwrap_or_default();
     let scorer =
         super::worker::scorer_for(metric).map_err(|e| BenchError::Worker(e.to_string()))?;
     let records_out = out.join("records");
-    std::fs::create_dir_all(&records_out).map_err(|e| BenchError::io(&records_out, e))?;
-    let mut ids = BTreeSet::new();
-    let mut results: Vec<EpisodeResult> = Vec::new();
+    // Every record is read and verified before anything is written: one that is not what it
+    // claims refuses the whole merge, and nothing is left half-written.
+    let mut first_of: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut taken: Vec<(PathBuf, EpisodeResult)> = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
     for dir in shards {
-        let records = dir.join("records");
-        let entries = std::fs::read_dir(&records).map_err(|e| BenchError::io(&records, e))?;
-        let mut files: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        files.sort();
-        for f in files {
-            let Some(r) = complete_result(&f, &scorer) else {
+        for f in record_files(dir)? {
+            let Some(record) = complete_record(&f) else {
                 summary.incomplete.push(f);
                 continue;
             };
-            let dest = records_out.join(format!("{}.jsonl", r.id));
-            if !ids.insert(r.id.clone()) {
-                if !same_file(&f, &dest) && !same_contents(&f, &dest) {
+            let r = match verify_record(&f, &record, &inputs, &scorer) {
+                Ok(r) => r,
+                Err(why) => {
+                    refused.push(format!("{}: {}", f.display(), why.join("; ")));
+                    continue;
+                }
+            };
+            if let Some(first) = first_of.get(&r.id) {
+                if !same_file(&f, first) && !same_contents(&f, first) {
                     summary.conflicting.push(r.id.clone());
                 }
                 summary.duplicates.push(r.id.clone());
                 continue;
             }
-            if !same_file(&f, &dest) {
-                std::fs::copy(&f, &dest).map_err(|e| BenchError::io(&dest, e))?;
-            }
-            results.push(r);
+            first_of.insert(r.id.clone(), f.clone());
+            taken.push((f, r));
         }
+    }
+    if !refused.is_empty() {
+        return Err(BenchError::Merge(format!(
+            "{} record(s) are not what they claim to be; nothing was merged:\n  {}",
+            refused.len(),
+            refused.join("\n  ")
+        )));
+    }
+    std::fs::create_dir_all(&records_out).map_err(|e| BenchError::io(&records_out, e))?;
+    let mut ids = BTreeSet::new();
+    let mut results: Vec<EpisodeResult> = Vec::new();
+    for (f, r) in taken {
+        let dest = records_out.join(format!("{}.jsonl", r.id));
+        if !same_file(&f, &dest) {
+            std::fs::copy(&f, &dest).map_err(|e| BenchError::io(&dest, e))?;
+        }
+        ids.insert(r.id.clone());
+        results.push(r);
     }
     summary.episodes = results.len();
     summary.missing = expected.difference(&ids).cloned().collect();
@@ -163,9 +185,7 @@ pub fn merge(
         alpha3_version: env!("CARGO_PKG_VERSION").into(),
     };
     outputs::write(out, &title, &results, &[], Some(&manifest), metric)?;
-    if let Some(i) = &common {
-        inputs::write(out, i)?;
-    }
+    inputs::write(out, &inputs)?;
     Ok(summary)
 }
 
@@ -192,6 +212,25 @@ fn common_inputs(out: &Path, shards: &[PathBuf]) -> Result<Option<Inputs>, Bench
         }
     }
     Ok(common.map(|(_, i)| i))
+}
+
+/// The `.jsonl` files in `dir/records`, in name order.
+fn record_files(dir: &Path) -> Result<Vec<PathBuf>, BenchError> {
+    let records = dir.join("records");
+    let entries = std::fs::read_dir(&records).map_err(|e| BenchError::io(&records, e))?;
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The record at `path` when it reads and is complete (ended and scored).
+fn complete_record(path: &Path) -> Option<ParsedRecord> {
+    let text = std::fs::read_to_string(path).ok()?;
+    parse_record(&text).ok().filter(is_complete)
 }
 
 /// `(i, n)` from `i/n`.

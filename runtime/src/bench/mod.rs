@@ -6,7 +6,7 @@
 //! that made it, [`resume`] skips what is already recorded, [`worker`] flies the rest concurrently ([`episode`] is one episode; [`failure`]
 //! records one the runtime failed on), [`progress`]
 //! draws the bar, [`results`] turns a record into a scored result, [`leaderboard`], [`report`]
-//! and [`plot`] write the outputs ([`outputs`]), [`merge`] combines shards and [`export`] turns
+//! and [`plot`] write the outputs ([`outputs`]), [`merge`] combines shards (each record checked by [`verify`]) and [`export`] turns
 //! records into α3-Bench episode files.
 //!
 //! The leaderboard is always computed from the records alone (each one read back and scored
@@ -34,6 +34,7 @@ pub mod scheduler;
 pub mod shard;
 pub mod suite;
 pub mod target;
+pub mod verify;
 pub mod worker;
 
 use crate::recorder::RecorderError;

@@ -7,7 +7,9 @@
 //!
 //! An episode whose flight panics or fails is recorded as a failed episode ([`super::failure`])
 //! and the worker goes on with the next one; so does the run. An episode no worker reported (all
-//! of them gone) is recorded as failed too: every planned episode ends up in the results.
+//! of them gone) is recorded as failed too: every planned episode ends up in the results. One
+//! whose model never answered ends its record as failed itself ([`Policy::no_answer`]) and is a
+//! failure of the run as well.
 //!
 //! A policy stuck in a computation never returns to the runtime, so no deadline can stop it:
 //! the calling thread watches how long each worker has been on its episode and, past
@@ -265,19 +267,36 @@ fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Message>) {
                         }
                     },
                 };
-                match &shared.target {
+                let result = match &shared.target {
                     Target::BuiltIn => fly(suite, ep, policy, &shared.records, &scorer).await,
                     Target::Autopilots(a) => {
                         let vehicle = &a.vehicles[w % a.vehicles.len()];
                         let records = &shared.records;
                         super::autopilot::fly(suite, ep, policy, records, &scorer, a, vehicle).await
                     }
-                }
+                }?;
+                Ok::<_, BenchError>((result, policy.no_answer()))
             })
         }));
-        let failed = match flight {
-            Ok(Ok(result)) => Ok(result),
-            Ok(Err(e)) => Err((e.to_string(), e.is_invalid_input())),
+        let failed = |why: String, invalid_input: bool| Report {
+            result: record_failure(suite, ep, &shared.records, &scorer, &why),
+            failure: Some(Failure {
+                id: ep.id.clone(),
+                why,
+                invalid_input,
+            }),
+        };
+        let report = match flight {
+            // A model that never answered: flown, recorded as failed, and a failure of the run.
+            Ok(Ok((result, no_answer))) => Report {
+                failure: no_answer.map(|why| Failure {
+                    id: ep.id.clone(),
+                    why: why.to_string(),
+                    invalid_input: why.is_invalid_input(),
+                }),
+                result,
+            },
+            Ok(Err(e)) => failed(e.to_string(), e.is_invalid_input()),
             Err(payload) => {
                 // Nothing the panic touched is trusted again: the policy it was flying is
                 // built afresh, and so is the runtime.
@@ -285,22 +304,8 @@ fn worker(shared: &Shared, w: usize, tx: &mpsc::Sender<Message>) {
                 if let Ok(r) = new_runtime() {
                     runtime = r;
                 }
-                Err((format!("worker panicked: {}", panic_text(&*payload)), false))
+                failed(format!("worker panicked: {}", panic_text(&*payload)), false)
             }
-        };
-        let report = match failed {
-            Ok(result) => Report {
-                result,
-                failure: None,
-            },
-            Err((why, invalid_input)) => Report {
-                result: record_failure(suite, ep, &shared.records, &scorer, &why),
-                failure: Some(Failure {
-                    id: ep.id.clone(),
-                    why,
-                    invalid_input,
-                }),
-            },
         };
         if let Ok(mut slot) = shared.busy[w].lock() {
             *slot = None;

@@ -16,8 +16,8 @@
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
 use crate::agent::onboard::{
-    BatterySource, EpisodeKit, LeftInAir, OnboardEnd, OnboardKit, Refusal, VehicleRequest,
-    check_address, connect_vehicle, episode_kit, free_tlog_path, run_onboard,
+    BatterySource, EpisodeKit, LeftInAir, MissionSource, OnboardEnd, OnboardKit, Refusal,
+    VehicleRequest, check_address, connect_vehicle_for, episode_kit, free_tlog_path, run_onboard,
 };
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::exit::{self, Halt, Stop};
@@ -41,8 +41,18 @@ pub struct FlyArgs {
     #[arg(long)]
     pub config: PathBuf,
     /// The mission: a scenario file (airspace, waypoints, briefing).
+    #[arg(long, required_unless_present = "plan", conflicts_with = "plan")]
+    pub scenario: Option<PathBuf>,
+    /// The mission as a QGroundControl `.plan`, or a `QGC WPL 110` mission (`.waypoints`): flown
+    /// inside its fence intersected with the autopilot's own, checked whole before take-off.
     #[arg(long)]
-    pub scenario: PathBuf,
+    pub plan: Option<PathBuf>,
+    /// A WPL fence list beside a `.waypoints` mission.
+    #[arg(long, requires = "plan")]
+    pub fence: Option<PathBuf>,
+    /// A WPL rally list beside a `.waypoints` mission.
+    #[arg(long, requires = "plan")]
+    pub rally: Option<PathBuf>,
     /// Override the config's flight-controller address (`serial:/dev/ttyAMA0:921600`, `udpin:0.0.0.0:14540`).
     #[arg(long)]
     pub connect: Option<String>,
@@ -64,7 +74,7 @@ pub struct FlyArgs {
     pub out: Option<PathBuf>,
     /// The record's name; a restart with the same id continues its record.
     #[arg(long)]
-    pub episode_id: Option<String>,
+    pub episode_id: Option<super::record_place::EpisodeId>,
     /// Also take operator messages on a local socket: `unix:PATH` or `tcp:127.0.0.1:PORT`.
     #[arg(long)]
     pub operator_socket: Option<String>,
@@ -108,8 +118,7 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
     // The real-vehicle gate and the unsigned-link check, on the address alone: nothing is
     // opened if they fail.
     let address = check_address(&request).map_err(Stop::from)?;
-    let scenario = alpha3_sim::scenario::read_scenario(&args.scenario)
-        .map_err(|e| Stop::invalid(format!("{}: {e}", args.scenario.display())))?;
+    let mission = MissionFile::read(args)?;
     let socket = args
         .operator_socket
         .as_deref()
@@ -132,9 +141,9 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         "fly",
         &config,
         args.out.as_deref(),
-        &args.scenario,
+        mission.path(),
         args.seed,
-        args.episode_id.as_deref(),
+        args.episode_id.as_ref(),
     );
     if record.exists() && is_complete(&record) {
         return Err(Stop::invalid(format!(
@@ -144,13 +153,13 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         .into());
     }
     request.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
-    let connected = connect_vehicle(&request, address, &scenario, "alpha3 fly")
+    let connected = connect_vehicle_for(&request, address, mission.source(), "alpha3 fly")
         .await
         .map_err(Stop::from)?;
     let EpisodeKit {
         world,
         gate,
-        settings,
+        mut settings,
         mut policy,
     } = match episode_kit(
         &config,
@@ -166,6 +175,12 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
             return Err(e.into());
         }
     };
+    // A plan that ends with a return to launch ends with the vehicle landed at home.
+    settings.land_after_success = connected
+        .note
+        .plan
+        .as_ref()
+        .is_some_and(|p| p.ends_with_return);
     let resumed = record.exists();
     let mut recorder = if resumed {
         let (r, parsed) = Recorder::resume(&record)?;
@@ -187,7 +202,7 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
     let mut header = header_event(
         &EpisodeIdentity {
             episode_id: &episode_id,
-            scenario: &scenario.name,
+            scenario: &connected.flown.name,
             seed: args.seed,
             metric: args.metric,
         },
@@ -244,7 +259,65 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         };
         return Err(Stop::from(refusal).into());
     }
+    // A model that never answered: the record says the episode failed, and so does the exit
+    // code (1 for a refused key, as for a missing one; 3 otherwise).
+    if let Some(why) = policy.no_answer() {
+        let code = if why.is_invalid_input() {
+            exit::INVALID
+        } else {
+            exit::FAILURE
+        };
+        return Err(Stop {
+            code,
+            lines: vec![format!("the episode failed: {why}")],
+        }
+        .into());
+    }
     Ok(exit::code(exit::OK))
+}
+
+/// The mission file named on the command line, read.
+enum MissionFile {
+    Scenario(PathBuf, Box<alpha3_core::scenario::Scenario>),
+    Plan(PathBuf, String, Box<crate::mission_plan::PlanInput>),
+}
+
+impl MissionFile {
+    fn read(args: &FlyArgs) -> Result<Self, Stop> {
+        if let Some(path) = &args.plan {
+            let input = crate::mission_plan::read_plan_files(
+                path,
+                args.fence.as_deref(),
+                args.rally.as_deref(),
+            )
+            .map_err(|e| Stop::invalid(e.to_string()))?;
+            return Ok(MissionFile::Plan(
+                path.clone(),
+                path.display().to_string(),
+                Box::new(input),
+            ));
+        }
+        let path = args
+            .scenario
+            .clone()
+            .ok_or_else(|| Stop::usage("give --scenario FILE or --plan FILE"))?;
+        let scenario = alpha3_sim::scenario::read_scenario(&path)
+            .map_err(|e| Stop::invalid(format!("{}: {e}", path.display())))?;
+        Ok(MissionFile::Scenario(path, Box::new(scenario)))
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            MissionFile::Scenario(p, _) | MissionFile::Plan(p, ..) => p,
+        }
+    }
+
+    fn source(&self) -> MissionSource<'_> {
+        match self {
+            MissionFile::Scenario(_, s) => MissionSource::Scenario(s),
+            MissionFile::Plan(_, file, input) => MissionSource::Plan { input, file },
+        }
+    }
 }
 
 /// A restart after a crash: the vehicle was left to its autopilot; hold it before anything

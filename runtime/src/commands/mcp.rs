@@ -81,7 +81,7 @@ pub struct McpArgs {
     pub out: Option<PathBuf>,
     /// The record's name (default `mcp__<scenario>__s<seed>`); an existing record is refused.
     #[arg(long)]
-    pub episode_id: Option<String>,
+    pub episode_id: Option<super::record_place::EpisodeId>,
     /// How long the loop waits for the client's next call before the watchdog acts, ms
     /// (default: the config's `policy.deadline_ms`, else 20000).
     #[arg(long)]
@@ -155,7 +155,7 @@ fn prepare(args: &McpArgs) -> Result<Prepared, String> {
         args.out.as_deref(),
         &args.scenario,
         args.seed,
-        args.episode_id.as_deref(),
+        args.episode_id.as_ref(),
     );
     if record.exists() {
         return Err(format!(

@@ -1,6 +1,7 @@
 //! One module per subcommand (`score` lives in its own module tree).
 
 pub mod bench;
+pub mod check;
 pub mod fly;
 pub mod mcp;
 pub mod perf;

@@ -22,6 +22,10 @@ pub struct EpisodeSettings {
     pub watchdog: WatchdogConfig,
     /// Set from outside to stop waiting for the failsafe's landing (the process is stopping).
     pub handover_cut: HandoverCut,
+    /// Hand the vehicle to the failsafe's return and landing after a *successful* episode too:
+    /// a plan that ends with a return to launch (`fly --plan`). Off for benchmark missions,
+    /// which end where their last waypoint is, as α3-Bench's do.
+    pub land_after_success: bool,
 }
 
 impl EpisodeSettings {
@@ -45,6 +49,7 @@ impl EpisodeSettings {
             turn_budget_ms: defaults.turn_budget_ms,
             link_lost_terminate_ms: defaults.link_lost_terminate_ms,
             handover_cut: HandoverCut::default(),
+            land_after_success: false,
         }
     }
 }
@@ -80,6 +85,7 @@ impl Default for EpisodeSettings {
                 handover_max_ms: 600_000,
             },
             handover_cut: HandoverCut::default(),
+            land_after_success: false,
         }
     }
 }

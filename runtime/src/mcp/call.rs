@@ -1,6 +1,8 @@
 //! A tool call on its way from an MCP session to the episode loop, and the answer that goes
 //! back once the loop has run it.
 
+use super::caller::Caller;
+use super::caps::OverCap;
 use alpha3_core::protocol::tools::CommandStatus;
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -8,8 +10,13 @@ use tokio::sync::oneshot;
 /// One `tools/call`, handed to the episode loop's policy.
 #[derive(Debug)]
 pub struct CallRequest {
+    /// The tool's name (an excerpt when over its cap).
     pub name: String,
+    /// The arguments (excerpts when over a cap).
     pub arguments: Value,
+    pub caller: Caller,
+    /// The cap the call is over: it is refused, and only its excerpt is recorded.
+    pub over_cap: Option<OverCap>,
     pub reply: oneshot::Sender<CallReply>,
 }
 
@@ -27,6 +34,9 @@ pub enum CallReply {
     },
     /// The call failed the schema check and was not run.
     Rejected { error: String },
+    /// The call was refused before the schema check (over a cap, or an acting call from a
+    /// session that does not hold control) and was not run.
+    Refused { reason: String },
     /// The call was not run: the episode had ended, or ended before the call's turn.
     NotRun { reason: String },
 }

@@ -1,6 +1,9 @@
 //! Streamable HTTP: the SDK's session service on `/mcp`, served by hyper on the address
-//! [`super::listen`] allowed, each request checked for the bearer token first when there is one.
+//! [`super::listen`] allowed, each request checked for the bearer token first when there is one,
+//! and a POSTed message read under the size cap and checked ([`super::http_body`]) before the
+//! SDK sees it.
 
+use super::http_body;
 use super::listen::{BearerToken, Listen};
 use super::server::McpServer;
 use bytes::Bytes;
@@ -43,7 +46,8 @@ pub async fn start(
     listen: Listen,
     session: impl Fn() -> McpServer + Send + Sync + 'static,
 ) -> std::io::Result<Running> {
-    let mut config = StreamableHttpServerConfig::default();
+    let mut config = StreamableHttpServerConfig::default()
+        .with_max_request_body_bytes(super::caps::MESSAGE_BYTES);
     if !listen.addr.ip().is_loopback() {
         // Requests name this machine's outside address; the bearer token guards them.
         config = config.disable_allowed_hosts();
@@ -120,6 +124,12 @@ async fn route(
             );
             return r;
         }
+    }
+    if http_body::is_json_post(&req) {
+        return match http_body::checked(req).await {
+            Ok(req) => service.handle(req).await,
+            Err(refused) => refused,
+        };
     }
     service.handle(req).await
 }

@@ -8,20 +8,31 @@
 //! - [`server`]: one MCP session's handler (tools, resources, operator notifications);
 //! - [`client_policy`]: calls as decisions, and how dialogue turns are cut from them;
 //! - [`call`]: a call on its way to the loop and its answer;
+//! - [`caller`], [`control`]: who made a call; one session at a time flies the vehicle;
+//! - [`caps`], [`excerpt`]: what a client may send, and what the record keeps of the rest;
+//! - [`stdio`], [`unreadable`]: newline-delimited JSON-RPC with every line answered;
 //! - [`tools`]: the catalogue as MCP tools, an answer as a tool result;
 //! - [`resources`], [`view`]: telemetry, mission, operator messages, session status;
 //! - [`presence`]: when the episode starts and when every client has left;
-//! - [`listen`], [`http`]: streamable HTTP, loopback unless allowed, with a bearer token.
+//! - [`listen`], [`http`], [`http_body`]: streamable HTTP, loopback unless allowed, with a
+//!   bearer token, each body read under the cap and checked.
 
 pub mod call;
+pub mod caller;
+pub mod caps;
 pub mod client_policy;
+pub mod control;
+pub mod excerpt;
 pub mod http;
+pub mod http_body;
 pub mod listen;
 pub mod presence;
 pub mod resources;
 pub mod server;
 pub mod session;
+pub mod stdio;
 pub mod tools;
+pub mod unreadable;
 pub mod view;
 
 pub use session::{Episode, SessionError, Transport, run};

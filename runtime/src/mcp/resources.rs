@@ -1,6 +1,7 @@
 //! The session's MCP resources: the telemetry, the mission, the operator's messages and the
 //! session's status, each a JSON document read from the shared [`SessionView`].
 
+use super::caller::Caller;
 use super::view::SessionView;
 use rmcp::model::{Resource, ResourceContents};
 use serde_json::{Value, json};
@@ -31,7 +32,7 @@ pub fn list() -> Vec<Resource> {
         (
             SESSION,
             "session",
-            "The session: episode id, record path, calls run, and why the episode ended.",
+            "The session: episode id, record path, calls run, who holds control of the vehicle, which session is reading, and why the episode ended.",
         ),
     ]
     .into_iter()
@@ -43,13 +44,19 @@ pub fn list() -> Vec<Resource> {
     .collect()
 }
 
-/// The document at `uri`, if there is one.
-pub fn read(view: &SessionView, uri: &str) -> Option<ResourceContents> {
+/// The document at `uri`, if there is one, as `reader` sees it.
+pub fn read(view: &SessionView, uri: &str, reader: Option<&Caller>) -> Option<ResourceContents> {
     let doc: Value = match uri {
         TELEMETRY => view.telemetry(),
         MISSION => view.mission(),
         OPERATOR => json!({ "messages": view.operator() }),
-        SESSION => serde_json::to_value(view.status()).unwrap_or(Value::Null),
+        SESSION => {
+            let mut doc = serde_json::to_value(view.status()).unwrap_or(Value::Null);
+            if let (Some(map), Some(r)) = (doc.as_object_mut(), reader) {
+                map.insert("this_session".into(), Value::from(r.to_string()));
+            }
+            doc
+        }
         _ => return None,
     };
     Some(ResourceContents::text(doc.to_string(), uri).with_mime_type("application/json"))

@@ -4,6 +4,10 @@
 //! operator has spoken (`notifications/resources/updated`).
 
 use super::call::{CallReply, CallRequest};
+use super::caller::Caller;
+use super::caps;
+use super::control::Control;
+use super::excerpt;
 use super::presence::{Attendance, Seat};
 use super::resources;
 use super::tools;
@@ -46,6 +50,12 @@ pub struct McpServer {
     seat: Mutex<Option<Seat>>,
     /// The client subscribed to `alpha3://operator`.
     operator_subscribed: Arc<AtomicBool>,
+    /// Who holds control of the vehicle; released when this session ends holding it.
+    control: Control,
+    /// The session's name when the transport gives none (`stdio`, or a counter).
+    fallback: String,
+    /// This session and its client, from `initialized` on.
+    caller: Mutex<Option<Caller>>,
 }
 
 impl McpServer {
@@ -54,6 +64,8 @@ impl McpServer {
         view: SessionView,
         attendance: Attendance,
         tools: Arc<Vec<Tool>>,
+        control: Control,
+        fallback: String,
     ) -> Self {
         Self {
             calls,
@@ -62,7 +74,40 @@ impl McpServer {
             tools,
             seat: Mutex::new(None),
             operator_subscribed: Arc::new(AtomicBool::new(false)),
+            control,
+            fallback,
+            caller: Mutex::new(None),
         }
+    }
+
+    /// This session and its client: the MCP session id over HTTP (the `Mcp-Session-Id` the SDK
+    /// checked), else the fallback name; the client's name and version from `initialize`.
+    fn identify(
+        &self,
+        extensions: &rmcp::model::Extensions,
+        peer: &rmcp::Peer<RoleServer>,
+    ) -> Caller {
+        if let Some(c) = self
+            .caller
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            return c.clone();
+        }
+        let session = extensions
+            .get::<http::request::Parts>()
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or(&self.fallback)
+            .to_string();
+        let Some(info) = peer.peer_info() else {
+            // Not initialised yet: named, but not remembered, until the client introduces itself.
+            return Caller::new(&session, "unknown", "-");
+        };
+        let caller = Caller::new(&session, &info.client_info.name, &info.client_info.version);
+        *self.caller.lock().unwrap_or_else(|e| e.into_inner()) = Some(caller.clone());
+        caller
     }
 
     fn ended(&self) -> String {
@@ -72,11 +117,24 @@ impl McpServer {
         )
     }
 
-    async fn call(&self, request: CallToolRequestParams) -> CallReply {
+    async fn call(&self, request: CallToolRequestParams, caller: Caller) -> CallReply {
         let (reply, answer) = oneshot::channel();
+        let name = request.name.to_string();
+        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        // Over a cap, only excerpts go on: the loop records the call and refuses it.
+        let over_cap = caps::check(&name, &arguments).err();
+        let (name, arguments) = match over_cap {
+            Some(_) => (
+                excerpt::text(&name, caps::TOOL_NAME_BYTES),
+                excerpt::arguments(&arguments),
+            ),
+            None => (name, arguments),
+        };
         let call = CallRequest {
-            name: request.name.to_string(),
-            arguments: request.arguments.map_or(Value::Null, Value::Object),
+            name,
+            arguments,
+            caller,
+            over_cap,
             reply,
         };
         if self.calls.send(call).await.is_err() {
@@ -130,12 +188,10 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        if let Some(info) = context.peer.peer_info() {
-            let name = format!("{} {}", info.client_info.name, info.client_info.version);
-            self.view.update_status(|s| {
-                s.client.get_or_insert(name);
-            });
-        }
+        let caller = self.identify(&context.extensions, &context.peer);
+        self.view.update_status(|s| {
+            s.client.get_or_insert(caller.client);
+        });
         let notes = self.view.subscribe_operator();
         // The briefing and anything said before this client joined are in alpha3://operator.
         tokio::spawn(forward_operator(
@@ -160,9 +216,10 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Ok(tools::result(self.call(request).await).into())
+        let caller = self.identify(&context.extensions, &context.peer);
+        Ok(tools::result(self.call(request, caller).await).into())
     }
 
     async fn list_resources(
@@ -176,9 +233,10 @@ impl ServerHandler for McpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        match resources::read(&self.view, &request.uri) {
+        let reader = self.identify(&context.extensions, &context.peer);
+        match resources::read(&self.view, &request.uri, Some(&reader)) {
             Some(c) => Ok(ReadResourceResult::new(vec![c]).into()),
             None => Err(ErrorData::resource_not_found(
                 format!("no resource {}", request.uri),
@@ -201,6 +259,15 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.subscription(&request.uri, false)
+    }
+}
+
+impl Drop for McpServer {
+    /// The session ended (closed, deleted, expired): control, if it held it, passes on.
+    fn drop(&mut self) {
+        if let Some(c) = self.caller.get_mut().unwrap_or_else(|e| e.into_inner()) {
+            self.control.release(&c.session);
+        }
     }
 }
 

@@ -6,10 +6,12 @@
 
 use super::call::CallRequest;
 use super::client_policy::ClientPolicy;
+use super::control::Control;
 use super::http;
 use super::listen::Listen;
 use super::presence::{Attendance, Presence};
 use super::server::McpServer;
+use super::stdio::GuardedStdio;
 use super::tools;
 use super::view::SessionView;
 use crate::agent::{EpisodeOutcome, Surroundings, run_episode_on};
@@ -21,6 +23,7 @@ use alpha3_core::record::Event;
 use alpha3_core::vehicle::VehicleLink;
 use rmcp::ServiceExt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::mpsc;
 
 /// Calls that may wait for the loop at once (a client's calls are flown one at a time).
@@ -66,15 +69,27 @@ pub async fn run<V: VehicleLink + Surroundings>(
 ) -> Result<Option<EpisodeOutcome>, SessionError> {
     let (calls_tx, calls_rx) = mpsc::channel::<CallRequest>(CALL_QUEUE);
     let attendance = Attendance::new();
+    let control = Control::new(view.clone());
     let tools = Arc::new(tools::tools(&catalogue()));
     let make = {
-        let (view, attendance) = (view.clone(), attendance.clone());
+        let (view, attendance, control) = (view.clone(), attendance.clone(), control.clone());
+        let stdio = matches!(transport, Transport::Stdio);
+        let sessions = AtomicU64::new(0);
         move || {
+            // Named by the transport's session id once it has one; this is for calls without.
+            let n = sessions.fetch_add(1, Ordering::Relaxed) + 1;
+            let fallback = if stdio {
+                "stdio".to_string()
+            } else {
+                format!("http-{n}")
+            };
             McpServer::new(
                 calls_tx.clone(),
                 view.clone(),
                 attendance.clone(),
                 tools.clone(),
+                control.clone(),
+                fallback,
             )
         }
     };
@@ -83,7 +98,7 @@ pub async fn run<V: VehicleLink + Surroundings>(
             let server = make();
             let attendance = attendance.clone();
             tokio::spawn(async move {
-                match server.serve(rmcp::transport::stdio()).await {
+                match server.serve(GuardedStdio::stdio()).await {
                     Ok(running) => {
                         let _ = running.waiting().await;
                     }
@@ -114,7 +129,7 @@ pub async fn run<V: VehicleLink + Surroundings>(
     if attendance.now() == Presence::Left {
         return Ok(None);
     }
-    let mut policy = ClientPolicy::new(calls_rx, attendance.watch(), view.clone())?;
+    let mut policy = ClientPolicy::new(calls_rx, attendance.watch(), view.clone(), control)?;
     let Episode {
         side,
         gate,

@@ -54,6 +54,9 @@ pub fn result(reply: CallReply) -> CallToolResult {
         CallReply::Rejected { error } => CallToolResult::error(vec![ContentBlock::text(format!(
             "rejected by the schema check, not run: {error}"
         ))]),
+        CallReply::Refused { reason } => CallToolResult::error(vec![ContentBlock::text(format!(
+            "refused, not run: {reason}"
+        ))]),
         CallReply::NotRun { reason } => {
             CallToolResult::error(vec![ContentBlock::text(format!("not run: {reason}"))])
         }

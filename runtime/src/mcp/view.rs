@@ -28,8 +28,10 @@ pub struct Status {
     pub record: String,
     /// The episode started (a client initialised).
     pub started: bool,
-    /// The first client's name and version, as it introduced itself.
+    /// The first client's name and version, as it introduced itself (cut to a bound).
     pub client: Option<String>,
+    /// The session that holds control of the vehicle, if one does.
+    pub control: Option<String>,
     /// Tool calls the loop ran as agent actions.
     pub calls_run: u32,
     /// Why the episode ended, once it has.

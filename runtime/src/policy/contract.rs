@@ -2,6 +2,7 @@
 
 use super::decision::{Decision, DecisionContext};
 use super::generator::BoxFuture;
+use super::no_answer::NoAnswer;
 use alpha3_core::protocol::ToolObservation;
 use alpha3_core::snapshot::VehicleSnapshot;
 use tokio::time::Instant;
@@ -33,9 +34,16 @@ pub trait Policy: Send {
         let _ = (observations, now);
     }
 
-    /// Why the policy will decide nothing more (an MCP client that left), which ends the
-    /// episode. Optional: the default is never.
+    /// Why the policy will decide nothing more (an MCP client that left, a model whose key
+    /// was refused), which ends the episode. Optional: the default is never.
     fn finished(&self) -> Option<String> {
+        None
+    }
+
+    /// Why the episode flown so far is not this policy's own: a model that never answered in
+    /// it had no say in the flight. Asked as the episode ends, which then ends as failed
+    /// (`episode_failed: <why>`) and is never scored as valid. Optional: the default is never.
+    fn no_answer(&self) -> Option<NoAnswer> {
         None
     }
 }

@@ -33,9 +33,13 @@ pub enum GenerateError {
     /// Worth another attempt (a timeout, a 5xx, a dropped connection).
     #[error("{0}")]
     Transient(String),
-    /// Will fail again (bad request, authentication, the model would not load).
+    /// Will fail again (bad request, the model would not load).
     #[error("{0}")]
     Fatal(String),
+    /// The endpoint refused the API key (HTTP 401 or 403): no call with it will be answered.
+    /// `detail` is what the server said (redacted, shortened).
+    #[error("the model endpoint refused the key: HTTP {status}: {detail}")]
+    KeyRefused { status: u16, detail: String },
 }
 
 /// An LLM backend.

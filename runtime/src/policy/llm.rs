@@ -5,6 +5,7 @@ use super::contract::Policy;
 use super::decision::{Attempt, Decision, DecisionContext, GenerationFailure};
 use super::error::PolicyError;
 use super::generator::{BoxFuture, Completion, GenerateError, Generator};
+use super::no_answer::{Answers, NoAnswer};
 use super::steer::{Narrowing, admissible_actions, state_block, steered_header, steered_messages};
 use alpha3_core::config::{PolicyConfig, SteeringConfig};
 use alpha3_core::protocol::{
@@ -26,6 +27,8 @@ pub struct LlmPolicy<G> {
     /// The state block shown with each situation of the episode so far, by decision index
     /// (kept, so re-rendered history stays byte-identical and the KV cache valid).
     blocks: Vec<String>,
+    /// What the model's calls gave in the episode being flown (reset at its first decision).
+    answers: Answers,
 }
 
 impl<G> std::fmt::Debug for LlmPolicy<G> {
@@ -72,6 +75,7 @@ impl<G: Generator> LlmPolicy<G> {
             max_attempts: max_attempts.clamp(1, MAX_ATTEMPTS),
             steering: SteeringConfig::default(),
             blocks: Vec::new(),
+            answers: Answers::default(),
         })
     }
 
@@ -132,6 +136,11 @@ impl<G: Generator> LlmPolicy<G> {
     async fn run(&mut self, ctx: &DecisionContext, deadline: Instant) -> Decision {
         let mut messages = self.messages(ctx);
         let k = ctx.decision_index();
+        if k == 0 {
+            // A new episode (a model is kept across a worker's episodes).
+            self.answers = Answers::default();
+        }
+        self.answers.asked();
         self.blocks.truncate(k);
         if let Some(b) = self.current_block(ctx)
             && self.blocks.len() == k
@@ -158,6 +167,16 @@ impl<G: Generator> LlmPolicy<G> {
                     elapsed_ms: ms(started),
                 }),
             };
+            match &result {
+                Ok(_) => self.answers.answered(),
+                Err(e) => {
+                    let refused = match e {
+                        GenerateError::KeyRefused { status, .. } => Some(*status),
+                        _ => None,
+                    };
+                    self.answers.failed(e.to_string(), refused);
+                }
+            }
             match result {
                 Ok(c) => match self.parser.parse(&c.text) {
                     Ok(turn) => {
@@ -199,6 +218,10 @@ impl<G: Generator> LlmPolicy<G> {
                         }
                         GenerateError::Fatal(m) => {
                             failure = GenerationFailure::Backend(m);
+                            break;
+                        }
+                        refused @ GenerateError::KeyRefused { .. } => {
+                            failure = GenerationFailure::Backend(refused.to_string());
                             break;
                         }
                         GenerateError::Transient(m) => failure = GenerationFailure::Backend(m),
@@ -243,6 +266,18 @@ impl<G: Generator> Policy for LlmPolicy<G> {
         deadline: Instant,
     ) -> BoxFuture<'a, Decision> {
         Box::pin(self.run(ctx, deadline))
+    }
+
+    /// A key refused before the model's first answer ends the episode: no later call with it
+    /// will be answered.
+    fn finished(&self) -> Option<String> {
+        self.answers
+            .key_refused()
+            .map(|why| alpha3_core::record::failure_reason(&why.to_string()))
+    }
+
+    fn no_answer(&self) -> Option<NoAnswer> {
+        self.answers.no_answer()
     }
 
     fn warm_up(&mut self) -> BoxFuture<'_, ()> {

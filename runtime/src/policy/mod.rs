@@ -4,7 +4,9 @@
 //! schema-valid [`AgentTurn`](alpha3_core::protocol::AgentTurn) or a generation failure, together with the exact accounting of
 //! every attempt (tokens, cache hits, latency, time to first token) for the flight record and
 //! the α3 call-efficiency term. A failure is a value, not an error: the agent loop then flies
-//! the safe fallback ([`safe_fallback`]) and the watchdog steps in.
+//! the safe fallback ([`safe_fallback`]) and the watchdog steps in. An episode in which the
+//! model never answered at all (its key refused, its server down throughout) is not the
+//! model's: the policy says so ([`Policy::no_answer`], [`NoAnswer`]) and it ends as failed.
 //!
 //! Backends, one per file:
 //! - [`llama`]: a local GGUF model through llama.cpp, decoding constrained by the turn schema
@@ -37,6 +39,7 @@ mod generator;
 pub mod grammar;
 pub mod llama;
 mod llm;
+mod no_answer;
 pub mod openai;
 pub mod redact;
 pub mod replay;
@@ -51,4 +54,5 @@ pub use error::PolicyError;
 pub use factory::from_config;
 pub use generator::{BoxFuture, Completion, GenerateError, Generator};
 pub use llm::{LlmPolicy, MAX_ATTEMPTS};
+pub use no_answer::NoAnswer;
 pub use steer::Narrowing;

@@ -7,7 +7,9 @@
 //! times with exponential backoff, never past the decision's deadline. Several endpoints of one
 //! model (`base_url` and `more_base_urls`) share the load through an [`EndpointPool`]: a failed
 //! request moves to another endpoint at once, and a 429/503 `Retry-After` rests its endpoint
-//! that long. The API key is read from
+//! that long. A server that refuses the key (401, 403) ends the decision at once
+//! ([`GenerateError::KeyRefused`]); before the model's first answer of an episode it ends the
+//! episode as failed ([`super::NoAnswer`]). The API key is read from
 //! the environment variable the config names and is never logged, printed or recorded, in any
 //! form that decodes to it ([`super::redact`]).
 
@@ -91,6 +93,11 @@ enum Reply {
         after: Option<Duration>,
     },
     Fatal(String),
+    /// The key was refused (401/403): nothing will be answered with it.
+    KeyRefused {
+        status: u16,
+        detail: String,
+    },
 }
 
 impl Reply {
@@ -240,6 +247,12 @@ impl OpenAiGenerator {
         let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
         match status {
             200..=299 => parse_response(&text, mode, prompt, latency_ms),
+            // Before the structured-output test: a refusal of the key that names a field is
+            // still a refusal of the key.
+            401 | 403 => Reply::KeyRefused {
+                status,
+                detail: clip(&text),
+            },
             // Some servers answer an unknown field with 400 or 422, llama-cpp-python with 500.
             400..=599 if mode != OutputMode::PlainJson && refuses_mode(&text, mode) => {
                 Reply::Unsupported(format!("HTTP {status}: {}", clip(&text)))
@@ -310,6 +323,10 @@ impl OpenAiGenerator {
                 Reply::Fatal(m) => {
                     lease.report(Outcome::Answered, now);
                     return Err(GenerateError::Fatal(m));
+                }
+                Reply::KeyRefused { status, detail } => {
+                    lease.report(Outcome::Answered, now);
+                    return Err(GenerateError::KeyRefused { status, detail });
                 }
                 Reply::Retry { why, after } => {
                     let index = lease.index();

@@ -2,6 +2,7 @@
 //! its full review page in a frame of the one file, moved together by one time slider. Still
 //! self-contained: each frame's page is inlined (`srcdoc`).
 
+use super::bound::MAX_PAGE_BYTES;
 use super::page;
 use super::timeline::Timeline;
 
@@ -24,8 +25,8 @@ pub fn render(a: &Timeline, b: &Timeline) -> String {
                 t.alpha3
                     .map_or_else(String::new, |x| format!(", α3 {x:.3}"))
             )),
-            escape(&t.meta.episode_id),
-            escape(&page::render(t))
+            escape(&super::bound::clip(&t.meta.episode_id)),
+            framed(t)
         )
     };
     format!(
@@ -34,6 +35,21 @@ pub fn render(a: &Timeline, b: &Timeline) -> String {
         fa = frame(a, "a"),
         fb = frame(b, "b"),
     )
+}
+
+/// `t`'s page escaped for `srcdoc`, in half the page bound (escaping can grow a page several
+/// times over: each side is shortened until it fits).
+fn framed(t: &Timeline) -> String {
+    let room = MAX_PAGE_BYTES / 2 - 4_000;
+    let mut limit = room;
+    loop {
+        let escaped = escape(&page::render_within(t, limit));
+        if escaped.len() <= room || limit < 1_000 {
+            return escaped;
+        }
+        let shrink = room as f64 / escaped.len() as f64 * 0.9;
+        limit = (limit as f64 * shrink) as usize;
+    }
 }
 
 fn escape(s: &str) -> String {

@@ -7,8 +7,11 @@
 //! - [`pillars`] adds the pillars and what drove each;
 //! - [`page`] assembles the HTML (the views are scripts under `assets/`);
 //! - [`compare`] puts two episodes' pages side by side under one slider;
+//! - [`bound`] keeps every page bounded: each text cut with a marker, the whole page under
+//!   [`bound::MAX_PAGE_BYTES`] (the record keeps everything);
 //! - [`tlog`] reads a MAVLink telemetry log into the same model.
 
+pub mod bound;
 pub mod breach;
 pub mod compare;
 pub mod page;
@@ -84,11 +87,11 @@ pub fn write_tlog_page(path: &Path, out: &Path) -> Result<usize, ReviewError> {
         source,
     };
     let file = std::fs::File::open(path).map_err(io)?;
-    let entries = alpha3_hil::tlog::read_tlog(file).map_err(io)?;
+    let log = alpha3_hil::tlog::read_tlog_with_skips(file).map_err(|e| io(e.into()))?;
     let name = path
         .file_stem()
         .map_or_else(|| "tlog".into(), |s| s.to_string_lossy().into_owned());
-    write_html(out, &page::render(&tlog::build(&entries, &name)))
+    write_html(out, &page::render(&tlog::build(&log, &name)))
 }
 
 fn load(path: &Path) -> Result<ParsedRecord, ReviewError> {

@@ -1,7 +1,9 @@
 //! One self-contained HTML page from a [`Timeline`]: the template, the vendored uPlot (MIT,
 //! `runtime/assets/uplot/`), the views' scripts and styles and the episode as embedded JSON.
-//! Nothing is loaded from the network.
+//! Nothing is loaded from the network. A page stays under [`MAX_PAGE_BYTES`] whatever the
+//! record holds ([`super::bound`]).
 
+use super::bound::{MAX_PAGE_BYTES, fit};
 use super::timeline::Timeline;
 
 const TEMPLATE: &str = include_str!("assets/page.html");
@@ -18,8 +20,32 @@ const SCRIPTS: [&str; 6] = [
     include_str!("assets/main.js"),
 ];
 
-/// The page for `timeline`.
+/// The page for `timeline`, under [`MAX_PAGE_BYTES`].
 pub fn render(timeline: &Timeline) -> String {
+    render_within(timeline, MAX_PAGE_BYTES)
+}
+
+/// The page for `timeline` in at most `max_bytes` (when that leaves room for its header): the
+/// texts cut and, when it is too large, the timeline shortened ([`fit`]).
+pub fn render_within(timeline: &Timeline, max_bytes: usize) -> String {
+    let fixed = TEMPLATE.len()
+        + CSS.len()
+        + UPLOT_CSS.len()
+        + UPLOT_JS.len()
+        + SCRIPTS.iter().map(|s| s.len() + 1).sum::<usize>();
+    let mut budget = max_bytes.saturating_sub(fixed + 1_000);
+    loop {
+        let mut fitted = timeline.clone();
+        fit(&mut fitted, budget);
+        let page = assemble(&fitted);
+        if page.len() <= max_bytes || budget == 0 {
+            return page;
+        }
+        budget /= 2;
+    }
+}
+
+fn assemble(timeline: &Timeline) -> String {
     let data = serde_json::to_string(timeline).unwrap_or_else(|_| "null".into());
     let title = format!(
         "alpha3 review · {} · {}",
@@ -71,6 +97,54 @@ fn script_safe(json: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::review::timeline::Entry;
+
+    #[test]
+    fn a_page_stays_under_its_bound_with_every_text_cut() {
+        let mut t = crate::review::timeline::build(
+            &alpha3_core::record::ParsedRecord {
+                lines: Vec::new(),
+                torn_tail: false,
+            },
+            None,
+        );
+        let row = |i: usize, text: String| Entry {
+            t_s: i as f64,
+            kind: "operator",
+            turn: Some(i as u32),
+            action: None,
+            text,
+            tag: None,
+            findings: Vec::new(),
+            tokens: None,
+            latency_ms: None,
+        };
+        t.meta.episode_id = "e".repeat(10_000);
+        t.dialogue.push(row(0, "<".repeat(5_000_000)));
+        t.dialogue
+            .extend((1..20_000).map(|i| row(i, format!("line {i} ").repeat(100))));
+        for i in 0..200_000 {
+            t.truth.t_s.push(i as f64);
+            for c in [&mut t.truth.x, &mut t.truth.y, &mut t.truth.z] {
+                c.push(i as f64);
+            }
+            for c in [&mut t.truth.vx, &mut t.truth.vy, &mut t.truth.vz] {
+                c.push(1.5);
+            }
+            t.truth.speed_mps.push(2.0);
+            t.truth.battery_pct.push(50.0);
+            t.truth.armed.push(true);
+            t.truth.airborne.push(true);
+            t.truth.flyer.push(0);
+        }
+        let page = render(&t);
+        assert!(page.len() <= MAX_PAGE_BYTES, "{}", page.len());
+        assert!(page.contains("[truncated: "), "the cut is marked");
+        assert!(page.contains("rows not shown"));
+        assert!(page.contains("page kept under"));
+        // Half the bound is kept to as well.
+        assert!(render_within(&t, MAX_PAGE_BYTES / 2).len() <= MAX_PAGE_BYTES / 2);
+    }
 
     #[test]
     fn embedded_json_cannot_close_the_script_and_still_parses() {

@@ -3,6 +3,7 @@
 //! verdicts placed on the map, and the dialogue in record order. Numbers are rounded to
 //! centimetres and milliseconds of the record's own values to keep pages small.
 
+use super::bound::clip;
 use alpha3_core::airspace::Area;
 use alpha3_core::gate::VerdictOutcome;
 use alpha3_core::link::SliceDecision;
@@ -21,9 +22,6 @@ pub const FLYER_WATCHDOG: u8 = 1;
 
 /// Sampling interval of other aircraft's tracks, seconds.
 const TRACK_STEP_S: f64 = 2.0;
-
-/// Longest completion or observation text kept on a page, characters.
-const MAX_TEXT: usize = 1500;
 
 /// Everything a review page shows.
 #[derive(Debug, Clone, Serialize)]
@@ -45,6 +43,8 @@ pub struct Timeline {
     pub breach_note: Option<String>,
     /// Why `pillars` is empty, when it is.
     pub pillars_note: Option<String>,
+    /// What the page says about itself (what was left out to keep it bounded).
+    pub notes: Vec<String>,
 }
 
 /// What ran and how it ended.
@@ -176,15 +176,6 @@ fn secs(t_ms: u64) -> f64 {
     t_ms as f64 / 1000.0
 }
 
-fn clip(text: &str) -> String {
-    if text.chars().count() <= MAX_TEXT {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(MAX_TEXT).collect();
-        format!("{head} …")
-    }
-}
-
 /// Builds the model from a parsed record and, when known, its scenario (waypoints, traffic and
 /// moving zones come from the scenario; the rest is in the record's header).
 pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
@@ -251,7 +242,7 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 e.action = Some(*attempt);
                 e.tokens = Some(prompt_tokens + completion_tokens);
                 e.latency_ms = Some(r2(*latency_ms));
-                e.tag = error.clone();
+                e.tag = error.as_deref().map(clip);
                 dialogue.push(e);
             }
             Event::AgentTurn { turn, agent_turn } => {
@@ -264,7 +255,7 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                     .collect();
                 let mut e = entry(
                     "agent",
-                    format!("{}\n{}", agent_turn.intent, list.join("\n")),
+                    clip(&format!("{}\n{}", agent_turn.intent, list.join("\n"))),
                 );
                 e.turn = Some(*turn);
                 dialogue.push(e);
@@ -273,9 +264,9 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
             Event::OperatorTurn {
                 turn, intent, text, ..
             } => {
-                let mut e = entry("operator", text.clone());
+                let mut e = entry("operator", clip(text));
                 e.turn = Some(*turn);
-                e.tag = Some(intent.clone());
+                e.tag = Some(clip(intent));
                 dialogue.push(e);
             }
             Event::OperatorUnheard { lines, dropped } => {
@@ -283,7 +274,7 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 if *dropped > 0 {
                     text.push_str(&format!("\n(+{dropped} more)"));
                 }
-                dialogue.push(entry("unheard", text));
+                dialogue.push(entry("unheard", clip(&text)));
             }
             Event::Verdict {
                 turn,
@@ -294,11 +285,13 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 let act = find_action(&actions, *turn, *action);
                 let mut e = entry(
                     "verdict",
-                    findings
-                        .iter()
-                        .map(|f| f.reason.clone())
-                        .collect::<Vec<_>>()
-                        .join("; "),
+                    clip(
+                        &findings
+                            .iter()
+                            .map(|f| f.reason.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    ),
                 );
                 e.turn = Some(*turn);
                 e.action = Some(*action);
@@ -336,10 +329,10 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 let mut e = entry("observation", clip(&compact(result)));
                 e.turn = Some(*turn);
                 e.action = Some(*action);
-                e.tag = Some(format!(
+                e.tag = Some(clip(&format!(
                     "{tool}{}",
                     if *executed { "" } else { " (not executed)" }
-                ));
+                )));
                 observations.push((*turn, *action, tool.clone()));
                 dialogue.push(e);
             }
@@ -379,14 +372,14 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 });
             }
             Event::Violation { kind, detail } => {
-                let mut e = entry("violation", detail.clone());
-                e.tag = Some(kind.clone());
+                let mut e = entry("violation", clip(detail));
+                e.tag = Some(clip(kind));
                 dialogue.push(e);
             }
             Event::Watchdog { action, reason } => {
                 watchdog_since.get_or_insert(line.t_ms);
-                let mut e = entry("watchdog", reason.clone());
-                e.tag = Some(action.clone());
+                let mut e = entry("watchdog", clip(reason));
+                e.tag = Some(clip(action));
                 dialogue.push(e);
             }
             Event::Termination {
@@ -396,7 +389,7 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
             } => {
                 meta.termination = Some(reason.clone());
                 meta.success = Some(*success);
-                let mut e = entry("end", format!("{reason} after {turns} turn(s)"));
+                let mut e = entry("end", clip(&format!("{reason} after {turns} turn(s)")));
                 e.tag = Some(if *success { "success" } else { "failure" }.into());
                 dialogue.push(e);
             }
@@ -429,6 +422,7 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
         alpha3,
         breach_note: None,
         pillars_note: None,
+        notes: Vec::new(),
     }
 }
 

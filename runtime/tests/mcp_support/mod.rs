@@ -345,3 +345,84 @@ pub fn score(record: &Path) {
     }
     eprintln!("score: {board}");
 }
+
+/// Starts `alpha3 mcp --transport http` in `dir` on a free loopback port with `extra`
+/// arguments; returns the child, the URL it printed, and the thread collecting its stderr.
+pub fn start_http_server(
+    dir: &Path,
+    extra: &[&str],
+) -> (Child, String, std::thread::JoinHandle<String>) {
+    use std::io::BufRead;
+    let mut args = server_args(dir, &["--transport", "http", "--listen", "127.0.0.1:0"]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let mut child = alpha3()
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Some(url) = line.strip_prefix("alpha3 mcp: listening on ") {
+                let _ = tx.send(url.to_string());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let url = rx
+        .recv_timeout(Duration::from_secs(30))
+        .unwrap_or_else(|e| panic!("alpha3 mcp printed no address: {e}"));
+    (child, url, reader)
+}
+
+/// An HTTP answer as a raw client sees it.
+#[derive(Debug)]
+pub struct RawAnswer {
+    pub status: u16,
+    pub content_type: String,
+    pub body: String,
+}
+
+/// POSTs `body` to the server at `url` (`http://HOST:PORT/mcp`) over a plain TCP connection, as
+/// any HTTP client would, with the headers a streamable HTTP MCP client sends.
+pub fn post_raw(url: &str, body: &[u8]) -> RawAnswer {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body).unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let content_type = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-type")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    RawAnswer {
+        status,
+        content_type,
+        body: body.to_string(),
+    }
+}

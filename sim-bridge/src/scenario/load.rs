@@ -5,7 +5,7 @@ use crate::error::SimError;
 use alpha3_core::episode::StructureProblem;
 use alpha3_core::frames::Enu;
 use alpha3_core::scenario::limits::MAX_SCENARIO_BYTES;
-use alpha3_core::scenario::{Scenario, scenario_problems, scenario_size_problem};
+use alpha3_core::scenario::{Scenario, scenario_from_text, scenario_size_problem};
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
@@ -23,18 +23,17 @@ fn invalid(p: &StructureProblem, count: usize) -> SimError {
     }
 }
 
-/// Parses and checks a scenario: a scenario `validate` would reject (its size, the sizes of its
-/// lists, ranges, areas, containment, spawn) is refused here too, by the same function.
+/// Parses and checks a scenario: a scenario `validate` would reject (its size, duplicate keys,
+/// schema, the sizes of its lists, ranges, areas, containment, spawn, zones) is refused here
+/// too, by the same function, naming its first problem as `validate` does.
 pub fn parse_scenario(text: &str) -> Result<Scenario, SimError> {
-    if let Some(p) = scenario_size_problem(text.len() as u64) {
-        return Err(invalid(&p, 1));
-    }
-    let scenario: Scenario = serde_json::from_str(text)?;
-    let problems = scenario_problems(&scenario);
-    match problems.first() {
-        Some(p) => Err(invalid(p, problems.len())),
-        None => Ok(scenario),
-    }
+    scenario_from_text(text).map_err(|problems| SimError::Invalid {
+        count: problems.len(),
+        first: problems
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+    })
 }
 
 /// Reads and parses a scenario file; a file over the size cap is refused unread.

@@ -5,17 +5,17 @@ use super::World;
 use crate::evaluator::{
     FinalState, HOLD_SPEED_MPS, MissionReport, Violation, WAYPOINT_TOLERANCE_H_M,
 };
-use crate::geometry::horizontal_margin;
 use crate::operator::{Directive, OperatorTurn, OperatorView};
 use crate::peers::{A2aReply, PeerContext, PeerError};
 use crate::vec3::{self, V3};
 use alpha3_core::command::Command;
 use alpha3_core::frames::{Enu, LocalFrame};
-use alpha3_core::gate::ApprovedCommand;
+use alpha3_core::gate::{ApprovedCommand, GateContext, check_target};
 use alpha3_core::link::{LinkSample, Slice};
 use alpha3_core::protocol::AgentTurn;
 use alpha3_core::protocol::tools::{
-    CaptureKind, CaptureResult, CommandStatus, GeofenceResult, SensorResult, SwitchSliceResult,
+    CaptureKind, CaptureResult, CommandStatus, FindingObservation, GeofenceResult, SensorResult,
+    SwitchSliceResult,
 };
 use alpha3_core::record::Event;
 use alpha3_core::snapshot::{Battery, LandedState, VehicleSnapshot};
@@ -174,41 +174,33 @@ impl World {
         result
     }
 
-    /// The world's answer to `check_geofence`: inside a fence, outside every zone (at the
-    /// point's altitude, where zones are now) and inside the altitude band, with the smallest
-    /// margin to any of these limits (negative when one is broken).
-    pub fn check_geofence(&self, point: Enu) -> GeofenceResult {
-        let a = &self.scenario.airspace;
-        let t_s = self.now_s();
-        let p = [point.x, point.y];
-        let fence = a
-            .geofence
-            .iter()
-            .map(|g| horizontal_margin(g, p, t_s))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let fence = if a.geofence.is_empty() {
-            f64::INFINITY
-        } else {
-            fence
-        };
-        let zones = a
-            .no_fly_zones
-            .iter()
-            .chain(&a.no_fly_zones_dynamic)
-            .filter(|z| {
-                let (lo, hi) = crate::geometry::vertical_extent(z);
-                point.z >= lo && point.z <= hi
-            })
-            .map(|z| -horizontal_margin(z, p, t_s))
-            .fold(f64::INFINITY, f64::min);
-        let margin = fence.min(zones);
-        let (lo, hi) = (a.altitude_agl_min_m, a.altitude_agl_max_m);
-        let band = (point.z - lo).min(hi - point.z);
-        let margin = margin.min(band);
+    /// The answer to `check_geofence`: the gate's own target tests at `point`
+    /// ([`check_target`]), with the gate's limits (the band of the config and the scenario, the
+    /// fence and the zones with the position uncertainty as margin) in the gate's frame, for the
+    /// vehicle as `snapshot` shows it at `now_ms` — what the gate judges a `set_waypoint` with.
+    /// `inside` is true exactly when a move there passes the gate's tests of its end point;
+    /// `margin_m` is how far inside every limit the point is once the margins are taken off
+    /// (negative when outside one); `findings` are the gate's words for what fails.
+    pub fn check_geofence(
+        gate: &GateContext,
+        snapshot: &VehicleSnapshot,
+        now_ms: u64,
+        point: Enu,
+    ) -> GeofenceResult {
+        let t = check_target(gate, snapshot, point, now_ms);
         GeofenceResult {
-            inside: margin >= 0.0,
-            margin_m: (margin * 10.0).round() / 10.0,
-            findings: Vec::new(),
+            inside: t.inside(),
+            margin_m: (t.margin_m * 10.0).round() / 10.0,
+            findings: t
+                .findings
+                .iter()
+                .map(|f| FindingObservation {
+                    id: f.id.to_string(),
+                    reason: f.reason.to_string(),
+                    limit: Some(f.limit),
+                    measured: Some(f.measured),
+                })
+                .collect(),
         }
     }
 

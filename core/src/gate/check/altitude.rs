@@ -15,7 +15,7 @@ use crate::gate::verdict::{Finding, Findings, push_finding};
 /// margin every other distance check adds. A vehicle sent exactly to an edge crosses it with
 /// the least tracking error, and holding there leaves the band by centimetres. A band narrower than two margins leaves its
 /// middle.
-fn target_band(ctx: &GateContext) -> (f64, f64) {
+pub(crate) fn target_band(ctx: &GateContext) -> (f64, f64) {
     let (lo, hi) = (ctx.limits.min_altitude_m, ctx.limits.max_altitude_m);
     let margin = ctx.limits.position_uncertainty_m.max(0.0);
     if hi - lo >= 2.0 * margin {

@@ -14,7 +14,7 @@ use crate::gate::shape::{Run, Shape};
 use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// The best signed clearance of `x` over the areas (positive inside).
-fn clearance(fence: &[Shape], x: V2) -> f64 {
+pub(crate) fn clearance(fence: &[Shape], x: V2) -> f64 {
     fence
         .iter()
         .map(|s| s.clearance(x))
@@ -48,6 +48,14 @@ pub(crate) fn first_exit(fence: &[Shape], seg: Seg, r: Radius) -> Option<f64> {
     Some(cur)
 }
 
+/// The target test: a point whose margin disc (radius `u`) is not strictly inside one area is
+/// outside. Shared with [`crate::gate::check_target`].
+pub(crate) fn target_outside(fence: &[Shape], xy: V2, u: f64) -> Option<Finding> {
+    let target = clearance(fence, xy);
+    let reason = "the target is outside the geofence (with margin)";
+    (target <= u).then(|| Finding::deny(ids::GEOFENCE_OUTSIDE, reason, u, target))
+}
+
 fn leg_radius(plan: &Plan, leg: &Leg) -> Radius {
     Radius::tapered(plan.uncertainty_m, leg.taper_h)
 }
@@ -59,10 +67,8 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
         return;
     }
     let u = plan.uncertainty_m;
-    let target = clearance(fence, plan.end().xy());
-    if target <= u {
-        let reason = "the target is outside the geofence (with margin)";
-        push_finding(out, Finding::deny(ids::GEOFENCE_OUTSIDE, reason, u, target));
+    if let Some(f) = target_outside(fence, plan.end().xy(), u) {
+        push_finding(out, f);
         return;
     }
     if clearance(fence, plan.start.xy()) <= u {

@@ -10,7 +10,7 @@ use super::input::Input;
 use crate::gate::context::{GateContext, NoFlyZone};
 use crate::gate::geometry::{Radius, Seg, Span, linear_le0};
 use crate::gate::ids;
-use crate::gate::plan::{Leg, Piece, Plan, V3};
+use crate::gate::plan::{Band, Leg, Piece, Plan, V3};
 use crate::gate::verdict::{Finding, Findings, push_finding};
 
 /// `t` in [0, 1] where `z(t)` (from `za` to `zb`) is within the zone's floor and ceiling widened
@@ -63,8 +63,32 @@ fn piece_conflict(zone: &NoFlyZone, piece: &Piece, scenario_s: f64) -> Option<(f
     ))
 }
 
+/// The target test for a static zone: the clearance when the disc of radius `u` held at `p`
+/// meets it. Shared with [`crate::gate::check_target`].
+pub(crate) fn target_conflict(zone: &NoFlyZone, p: V3, u: f64) -> Option<f64> {
+    let held = Leg {
+        from: p,
+        to: p,
+        taper_h: 0.0,
+        taper_v: 0.0,
+        band: Band::Checked,
+        velocity: V3::zeros(),
+        entry_velocity: V3::zeros(),
+        duration_s: 0.0,
+    };
+    leg_conflict(zone, &held, u).map(|(_, clearance)| clearance)
+}
+
+/// The zone's signed horizontal clearance from `p` (positive inside) where it is at scenario
+/// time `scenario_s`, when `p` is between its floor and ceiling.
+pub(crate) fn clearance_at(zone: &NoFlyZone, p: V3, scenario_s: f64) -> Option<f64> {
+    (zone.floor_m..=zone.ceiling_m)
+        .contains(&p.z)
+        .then(|| zone.shape.clearance(p.xy() - zone.velocity * scenario_s))
+}
+
 /// Whether the disc of radius `u` around `p`, at time `t`, overlaps the zone.
-fn point_in(zone: &NoFlyZone, p: V3, t: f64, scenario_s: f64, u: f64) -> bool {
+pub(crate) fn point_in(zone: &NoFlyZone, p: V3, t: f64, scenario_s: f64, u: f64) -> bool {
     let x = p.xy() - zone.velocity * (scenario_s + t);
     (zone.floor_m..=zone.ceiling_m).contains(&p.z) && zone.shape.clearance(x) >= -u
 }
@@ -105,13 +129,7 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
             continue;
         }
         let Some(last) = plan.legs.last() else { return };
-        let target = Leg {
-            from: last.to,
-            taper_h: 0.0,
-            taper_v: 0.0,
-            ..*last
-        };
-        if let Some((_, clearance)) = leg_conflict(zone, &target, u) {
+        if let Some(clearance) = target_conflict(zone, last.to, u) {
             let reason = "the target is inside a no-fly zone (with margin)";
             report(0, ids::NO_FLY_TARGET_INSIDE, reason, u, clearance);
         } else if !leaving

@@ -7,6 +7,7 @@
 
 use super::connection::Connection;
 use super::kit::OnboardError;
+use super::mission_source::{MissionSource, mission_on};
 use super::note::{BatterySource, VehicleLinkNote};
 use super::start::{anchor_mission, settle_on_ground, wait_ready_to_fly};
 use crate::agent::anchor::Anchor;
@@ -69,6 +70,13 @@ pub enum Refusal {
     /// The vehicle was not ready, could not be landed, or the mission could not be anchored.
     #[error("{0}")]
     Start(#[source] OnboardError),
+    /// The plan could not be made into a mission here (unreadable, no fence, the autopilot's
+    /// airspace not readable).
+    #[error("the plan: {0}")]
+    Plan(String),
+    /// The whole-mission check before take-off refused legs of the plan.
+    #[error("refusing to fly {file}: the check before take-off refused {}", lines.join("; "))]
+    PlanFailed { file: String, lines: Vec<String> },
 }
 
 impl Refusal {
@@ -93,6 +101,8 @@ impl Refusal {
                 | Refusal::NotSimulated { .. }
                 | Refusal::Unsigned { .. }
                 | Refusal::Params(_)
+                | Refusal::Plan(_)
+                | Refusal::PlanFailed { .. }
         )
     }
 }
@@ -173,6 +183,17 @@ pub async fn connect_vehicle(
     scenario: &Scenario,
     prefix: &str,
 ) -> Result<Connected, Refusal> {
+    connect_vehicle_for(req, address, MissionSource::Scenario(scenario), prefix).await
+}
+
+/// [`connect_vehicle`] for a mission from either source: a plan is made into the mission
+/// flown once the autopilot is heard ([`super::mission_source`]).
+pub async fn connect_vehicle_for(
+    req: &VehicleRequest<'_>,
+    address: Address,
+    source: MissionSource<'_>,
+    prefix: &str,
+) -> Result<Connected, Refusal> {
     let mut conn = Connection::from_config(req.config, Some(req.connect))
         .map_err(|e| Refusal::Invalid(e.to_string()))?;
     conn.ready_timeout_ms = req.ready_timeout_s * 1000;
@@ -185,9 +206,9 @@ pub async fn connect_vehicle(
         SimulatorPolicy::Require
     };
     let mut link = conn.connect().await.map_err(Refusal::Link)?;
-    match prepare(req, &address, &conn, &mut link, scenario, prefix).await {
-        Ok((anchor, note, landed_first)) => {
-            let mut flown = scenario.clone();
+    match prepare(req, &address, &conn, &mut link, source, prefix).await {
+        Ok((anchor, note, landed_first, scenario)) => {
+            let mut flown = scenario;
             if anchor.on_ground {
                 flown.spawn.xyz[2] = 0.0;
             }
@@ -213,9 +234,9 @@ async fn prepare(
     address: &Address,
     conn: &Connection,
     link: &mut HilLink,
-    scenario: &Scenario,
+    source: MissionSource<'_>,
     prefix: &str,
-) -> Result<(Anchor, VehicleLinkNote, bool), Refusal> {
+) -> Result<(Anchor, VehicleLinkNote, bool, Scenario), Refusal> {
     let verdict = after_connect(address, &link.status());
     if !verdict.is_simulated() {
         if !req.allow_real_vehicle {
@@ -242,7 +263,8 @@ async fn prepare(
     let param_writes = param_writes(req.config, link)
         .await
         .map_err(Refusal::Params)?;
-    let anchor = anchor_mission(link, scenario)
+    let (scenario, plan) = mission_on(link, source, req.config).await?;
+    let anchor = anchor_mission(link, &scenario)
         .await
         .map_err(Refusal::Start)?;
     let status = link.status();
@@ -261,8 +283,9 @@ async fn prepare(
         anchor,
         clock_rate: link.vehicle_clock().map(|c| c.rate),
         battery: req.battery,
+        plan,
     };
-    Ok((anchor, note, landed_first))
+    Ok((anchor, note, landed_first, scenario))
 }
 
 /// Writes the config's `[link] param_writes` (alpha3-hil refuses protected names the config

@@ -39,6 +39,10 @@ pub struct VehicleLinkNote {
     /// The autopilot's clock against ours (a sped-up SITL runs faster than 1).
     pub clock_rate: Option<f64>,
     pub battery: BatterySource,
+    /// The plan flown, when the mission came from one: where each limit came from and the
+    /// check before take-off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<super::mission_source::PlanNote>,
 }
 
 impl VehicleLinkNote {

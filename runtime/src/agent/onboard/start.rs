@@ -7,6 +7,7 @@ use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::{GateContext, GateState, Verdict, evaluate, evaluate_failsafe};
 use alpha3_core::scenario::Scenario;
+use alpha3_core::snapshot::VehicleSnapshot;
 use alpha3_core::vehicle::VehicleLink;
 use alpha3_hil::HilLink;
 use alpha3_sim::World;
@@ -82,13 +83,7 @@ const DISARM_WAIT: Duration = Duration::from_secs(30);
 /// position before the fix can be kilometres off (issue 30 item 12: PX4 under load reported a
 /// position 25 km away, fix none, and the mission was anchored there).
 pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Anchor, OnboardError> {
-    link.set_origin(None).await?;
-    let started = tokio::time::Instant::now();
-    wait_until(link, started, ANCHOR_FIX_WAIT, |l| {
-        fixed_with_home(&l.snapshot())
-    })
-    .await?;
-    let a = anchor(scenario, &link.snapshot());
+    let a = anchor(scenario, &fix_and_home(link).await?);
     link.set_origin(Some(a.origin)).await?;
     tracing::info!(
         origin = ?a.origin,
@@ -97,6 +92,18 @@ pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Ancho
         "mission anchored at the autopilot"
     );
     Ok(a)
+}
+
+/// The vehicle relative to the autopilot's home (the link's frame set back to it), once it
+/// has a 3-D fix and a home (waited for up to a minute): what a mission is placed by.
+pub async fn fix_and_home(link: &HilLink) -> Result<VehicleSnapshot, OnboardError> {
+    link.set_origin(None).await?;
+    let started = tokio::time::Instant::now();
+    wait_until(link, started, ANCHOR_FIX_WAIT, |l| {
+        fixed_with_home(&l.snapshot())
+    })
+    .await?;
+    Ok(link.snapshot())
 }
 
 /// How long anchoring waits for a 3-D fix and a home position.

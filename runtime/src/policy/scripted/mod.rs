@@ -39,7 +39,10 @@ mod review;
 mod route;
 mod timing;
 mod turn_draft;
+mod way_around;
 mod words;
+
+pub use way_around::WayAround;
 
 use super::actions;
 use super::brief::EpisodeBrief;

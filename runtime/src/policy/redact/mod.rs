@@ -9,10 +9,24 @@
 //! JavaScript escapes (`\uXXXX` with surrogate pairs, `\u{X}`, `\xXX`, `\UXXXXXXXX`, `\"`,
 //! `\\`, `\/`, `\n` …), percent-encoding (`%73`, UTF-8 sequences), and HTML character
 //! references (`&#115;`, `&#x73;`, `&amp;` …). Layers stop when one decodes nothing (or after
-//! [`MAX_LAYERS`]). Out of scope: a key split across fields, or transformed (base64, case).
+//! [`MAX_LAYERS`]).
+//!
+//! In every layer the secret is also looked for as a person would recover it (`forms.rs`): with
+//! invisible characters (zero-width space and joiners, word joiner, BOM, soft hyphen, bidi
+//! marks) left out, in any letter case, reversed, as hex (either case), and as base64 (standard
+//! and URL-safe, at each of the three byte offsets it can start at inside a longer encoded
+//! text; the whole encoded run is replaced, so no edge character keeps a few bits of it). These
+//! transformed forms are looked for only in secrets of [`MIN_TRANSFORMED`] bytes or more: a
+//! shorter one would match ordinary words. Out of scope: a key split across fields, or
+//! encrypted, compressed or hashed.
 
+mod forms;
+
+use forms::{forms, is_invisible};
 use std::borrow::Cow;
 use std::ops::Range;
+
+pub use forms::MIN_TRANSFORMED;
 
 /// What replaces the secret.
 pub const REDACTED: &str = "<redacted>";
@@ -44,13 +58,20 @@ pub fn redact<'a>(text: &'a str, secret: &str) -> Cow<'a, str> {
     out
 }
 
-/// The raw spans (merged, in order) that decode to `secret` in some layer.
+/// The raw spans (merged, in order) that decode to `secret`, in any of its forms, in some
+/// layer.
 fn spans_of(raw: &str, secret: &str) -> Vec<Range<usize>> {
+    let forms = forms(secret);
     let mut spans = Vec::new();
     let mut layer = Layer::raw(raw);
     for depth in 0..=MAX_LAYERS {
-        for (i, _) in layer.text.match_indices(secret) {
-            spans.push(layer.origin(i)..layer.origin(i + secret.len()));
+        let visible = layer.visible();
+        let view = visible.as_ref().unwrap_or(&layer);
+        let lower = view.text.to_ascii_lowercase();
+        for form in &forms {
+            for found in form.find(&view.text, &lower) {
+                spans.push(view.origin(found.start)..view.origin(found.end));
+            }
         }
         if depth == MAX_LAYERS {
             break;
@@ -89,6 +110,24 @@ impl Layer {
 
     fn origin(&self, i: usize) -> usize {
         self.origin.as_ref().map_or(i, |o| o[i])
+    }
+
+    /// This layer without its invisible characters, or `None` when it has none.
+    fn visible(&self) -> Option<Self> {
+        if !self.text.chars().any(is_invisible) {
+            return None;
+        }
+        let mut text = String::with_capacity(self.text.len());
+        let mut origin = Vec::with_capacity(self.text.len() + 1);
+        for (i, c) in self.text.char_indices().filter(|(_, c)| !is_invisible(*c)) {
+            origin.extend(std::iter::repeat_n(self.origin(i), c.len_utf8()));
+            text.push(c);
+        }
+        origin.push(self.origin(self.text.len()));
+        Some(Self {
+            text,
+            origin: Some(origin),
+        })
     }
 
     /// The next layer down, or `None` when nothing here is encoded.
@@ -276,6 +315,66 @@ mod tests {
             redact("a cl%C3%A9-%F0%9F%94%91-42 b", key),
             "a <redacted> b"
         );
+    }
+
+    /// Standard base64 of `bytes`, with padding.
+    fn b64(bytes: &[u8]) -> String {
+        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for g in bytes.chunks(3) {
+            let n = (u32::from(g[0]) << 16)
+                | (u32::from(*g.get(1).unwrap_or(&0)) << 8)
+                | u32::from(*g.get(2).unwrap_or(&0));
+            for k in 0..4 {
+                out.push(if k <= g.len() {
+                    char::from(A[((n >> (18 - 6 * k)) & 63) as usize])
+                } else {
+                    '='
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn transformed_forms_of_the_key_are_replaced() {
+        let zw = |sep: &str| KEY.chars().map(String::from).collect::<Vec<_>>().join(sep);
+        let hex: String = KEY.bytes().map(|b| format!("{b:02x}")).collect();
+        let mut forms = vec![
+            KEY.to_uppercase(),
+            KEY.to_lowercase(),
+            KEY.chars().rev().collect(),
+            KEY.chars().rev().collect::<String>().to_uppercase(),
+            hex.clone(),
+            hex.to_uppercase(),
+            zw("\u{200b}"),
+            zw("\u{200c}"),
+            zw("\u{200d}"),
+            zw("\u{2060}"),
+            zw("\u{feff}"),
+            // Zero-width characters escaped in a JSON string.
+            zw("\\u200b"),
+            zw("\u{200b}").to_uppercase(),
+        ];
+        // Base64 of the key inside longer texts, at every offset, in both alphabets.
+        for prefix in ["", "k", "ke", "Bearer "] {
+            let encoded = b64(format!("{prefix}{KEY}!").as_bytes());
+            forms.push(encoded.replace('+', "-").replace('/', "_").replace('=', ""));
+            forms.push(encoded);
+        }
+        for form in forms {
+            let text = format!("{{\"intent\": \"{form}\"}}");
+            assert_eq!(redact(&text, KEY), "{\"intent\": \"<redacted>\"}", "{form}");
+        }
+    }
+
+    #[test]
+    fn ordinary_text_is_kept_whatever_the_key() {
+        let text = "{\"intent\": \"fly to wp 2\", \"id\": \"c2VjcmV0LXNhdWNl\", \"hash\": \
+                    \"deadbeef00ff\", \"note\": \"ALPHA3 secret sk-\u{200b}\"}";
+        assert_eq!(redact(text, KEY), text);
+        // A short secret is only looked for as it is: its other forms would be ordinary words.
+        assert_eq!(redact("Abc cba 616263 YWJj", "abc"), "Abc cba 616263 YWJj");
     }
 
     #[test]
