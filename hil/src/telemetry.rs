@@ -114,6 +114,10 @@ impl TelemetryCache {
                     None => FlightMode::Other(hb.custom_mode),
                 };
                 self.seen.heartbeat = true;
+                // Not a stamp: the heartbeat says the autopilot lives, not that its estimate
+                // is new. A stalled estimator behind a live heartbeat stays stale to the gate
+                // (issue 30 item 12).
+                return true;
             }
             // ArduPilot streams zeros until it has a position: that is no position at all.
             MavMessage::GLOBAL_POSITION_INT(p) if p.lat == 0 && p.lon == 0 => return false,

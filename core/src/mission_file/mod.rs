@@ -9,6 +9,7 @@
 //! - [`terrain`]: altitudes above terrain become AMSL with heights the caller gives, or are
 //!   refused ([`MissionFileError::TerrainFrame`]).
 //! - [`report`](mod@report): what we do with each item, by name: flown, kept or refused.
+//! - [`export`]: a flown episode (its path and airspace) as a `.plan`.
 //! - [`limits`]: the caps on file size and item count; [`error`]: every failure with its line or
 //!   JSON path.
 //!
@@ -18,6 +19,7 @@
 
 mod check;
 pub mod error;
+pub mod export;
 pub mod fence;
 pub mod frame;
 pub mod item;
@@ -33,6 +35,7 @@ pub mod terrain;
 pub mod wpl;
 
 pub use error::{At, MissionFileError};
+pub use export::{FlownAirspace, flown_plan};
 pub use fence::{Fence, FenceCircle, FencePolygon, GeoPoint, LatLon};
 pub use frame::{AltitudeRef, FrameKind};
 pub use item::{Altitude, MissionItem, MissionType};

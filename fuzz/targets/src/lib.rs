@@ -14,6 +14,7 @@ pub mod mavlink_session;
 pub mod mission_file;
 pub mod mission_protocol;
 pub mod operator_line;
+pub mod plan_mission;
 pub mod record;
 pub mod scenario_rules;
 mod scoring;
@@ -36,4 +37,5 @@ pub const TARGETS: &[Target] = &[
     ("scenario_rules", scenario_rules::run),
     ("mission_file", mission_file::run),
     ("mission_protocol", mission_protocol::run),
+    ("plan_mission", plan_mission::run),
 ];

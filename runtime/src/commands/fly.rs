@@ -16,8 +16,8 @@
 //! that already ended is never appended to. Each run writes its own `.tlog` next to it.
 
 use crate::agent::onboard::{
-    BatterySource, EpisodeKit, LeftInAir, MissionSource, OnboardEnd, OnboardKit, Refusal,
-    VehicleRequest, check_address, connect_vehicle_for, episode_kit, free_tlog_path, run_onboard,
+    BatterySource, EpisodeKit, LeftInAir, OnboardEnd, OnboardKit, Refusal, VehicleRequest,
+    check_address, connect_vehicle_for, episode_kit, free_tlog_path, run_onboard,
 };
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
 use crate::exit::{self, Halt, Stop};
@@ -40,19 +40,8 @@ pub struct FlyArgs {
     /// Runtime config (vehicle, limits, policy, link, watchdog, record).
     #[arg(long)]
     pub config: PathBuf,
-    /// The mission: a scenario file (airspace, waypoints, briefing).
-    #[arg(long, required_unless_present = "plan", conflicts_with = "plan")]
-    pub scenario: Option<PathBuf>,
-    /// The mission as a QGroundControl `.plan`, or a `QGC WPL 110` mission (`.waypoints`): flown
-    /// inside its fence intersected with the autopilot's own, checked whole before take-off.
-    #[arg(long)]
-    pub plan: Option<PathBuf>,
-    /// A WPL fence list beside a `.waypoints` mission.
-    #[arg(long, requires = "plan")]
-    pub fence: Option<PathBuf>,
-    /// A WPL rally list beside a `.waypoints` mission.
-    #[arg(long, requires = "plan")]
-    pub rally: Option<PathBuf>,
+    #[command(flatten)]
+    pub mission: super::mission_file::MissionArgs,
     /// Override the config's flight-controller address (`serial:/dev/ttyAMA0:921600`, `udpin:0.0.0.0:14540`).
     #[arg(long)]
     pub connect: Option<String>,
@@ -118,7 +107,7 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
     // The real-vehicle gate and the unsigned-link check, on the address alone: nothing is
     // opened if they fail.
     let address = check_address(&request).map_err(Stop::from)?;
-    let mission = MissionFile::read(args)?;
+    let mission = super::mission_file::MissionFile::read(&args.mission)?;
     let socket = args
         .operator_socket
         .as_deref()
@@ -274,50 +263,6 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         .into());
     }
     Ok(exit::code(exit::OK))
-}
-
-/// The mission file named on the command line, read.
-enum MissionFile {
-    Scenario(PathBuf, Box<alpha3_core::scenario::Scenario>),
-    Plan(PathBuf, String, Box<crate::mission_plan::PlanInput>),
-}
-
-impl MissionFile {
-    fn read(args: &FlyArgs) -> Result<Self, Stop> {
-        if let Some(path) = &args.plan {
-            let input = crate::mission_plan::read_plan_files(
-                path,
-                args.fence.as_deref(),
-                args.rally.as_deref(),
-            )
-            .map_err(|e| Stop::invalid(e.to_string()))?;
-            return Ok(MissionFile::Plan(
-                path.clone(),
-                path.display().to_string(),
-                Box::new(input),
-            ));
-        }
-        let path = args
-            .scenario
-            .clone()
-            .ok_or_else(|| Stop::usage("give --scenario FILE or --plan FILE"))?;
-        let scenario = alpha3_sim::scenario::read_scenario(&path)
-            .map_err(|e| Stop::invalid(format!("{}: {e}", path.display())))?;
-        Ok(MissionFile::Scenario(path, Box::new(scenario)))
-    }
-
-    fn path(&self) -> &Path {
-        match self {
-            MissionFile::Scenario(p, _) | MissionFile::Plan(p, ..) => p,
-        }
-    }
-
-    fn source(&self) -> MissionSource<'_> {
-        match self {
-            MissionFile::Scenario(_, s) => MissionSource::Scenario(s),
-            MissionFile::Plan(_, file, input) => MissionSource::Plan { input, file },
-        }
-    }
 }
 
 /// A restart after a crash: the vehicle was left to its autopilot; hold it before anything

@@ -10,7 +10,7 @@
 
 use crate::agent::onboard::{
     BatterySource, LeftInAir, OnboardEnd, OnboardKit, Refusal, VehicleRequest, check_address,
-    connect_vehicle, free_tlog_path, run_onboard,
+    connect_vehicle_for, free_tlog_path, run_onboard,
 };
 use crate::agent::{OperatorSource, Sources};
 use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
@@ -45,9 +45,8 @@ pub struct McpArgs {
     /// Runtime config (vehicle, limits, watchdog, record; link for --connect).
     #[arg(long)]
     pub config: PathBuf,
-    /// The mission: a scenario file (airspace, waypoints, briefing).
-    #[arg(long)]
-    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub mission: super::mission_file::MissionArgs,
     /// Fly a flight controller at this address instead of the built-in world
     /// (`udpin:127.0.0.1:14540`, `serial:/dev/ttyAMA0:921600`).
     #[arg(long)]
@@ -101,10 +100,10 @@ pub fn run(args: &McpArgs) -> anyhow::Result<ExitCode> {
     Halt::end("alpha3 mcp", super::on_current_thread(run_checked(args)))
 }
 
-/// What both vehicles share: config, scenario, settings, the record's place.
+/// What both vehicles share: config, mission, settings, the record's place.
 struct Prepared {
     config: Config,
-    scenario: Scenario,
+    mission: super::mission_file::MissionFile,
     settings: EpisodeSettings,
     episode_id: String,
     seed: u64,
@@ -125,8 +124,8 @@ fn prepare(args: &McpArgs) -> Result<Prepared, String> {
     let text = std::fs::read_to_string(&args.config)
         .map_err(|e| format!("{}: {e}", args.config.display()))?;
     let config = Config::from_toml(&text).map_err(|e| format!("{}: {e}", args.config.display()))?;
-    let scenario = alpha3_sim::scenario::read_scenario(&args.scenario)
-        .map_err(|e| format!("{}: {e}", args.scenario.display()))?;
+    let mission =
+        super::mission_file::MissionFile::read(&args.mission).map_err(|e| e.lines.join("; "))?;
     let mut settings = EpisodeSettings::from_config(&config, None);
     settings.max_turns = args.max_turns;
     settings.max_tool_actions = args.max_tool_actions;
@@ -153,7 +152,7 @@ fn prepare(args: &McpArgs) -> Result<Prepared, String> {
         "mcp",
         &config,
         args.out.as_deref(),
-        &args.scenario,
+        mission.path(),
         args.seed,
         args.episode_id.as_ref(),
     );
@@ -165,7 +164,7 @@ fn prepare(args: &McpArgs) -> Result<Prepared, String> {
     }
     Ok(Prepared {
         config,
-        scenario,
+        mission,
         settings,
         episode_id,
         seed: args.seed,
@@ -175,14 +174,14 @@ fn prepare(args: &McpArgs) -> Result<Prepared, String> {
     })
 }
 
-fn gate_for(p: &Prepared) -> Result<GateContext, String> {
+fn gate_for(p: &Prepared, scenario: &Scenario) -> Result<GateContext, String> {
     let vehicle = p
         .config
         .vehicle
         .as_ref()
         .ok_or_else(|| "the config has no [vehicle] section".to_string())?;
-    let profile = profile_for_scenario(&p.scenario, vehicle);
-    GateContext::from_scenario(&p.scenario, &p.settings.limits, &profile, 0)
+    let profile = profile_for_scenario(scenario, vehicle);
+    GateContext::from_scenario(scenario, &p.settings.limits, &profile, 0)
         .map_err(|e| format!("gate context: {e}"))
 }
 
@@ -191,7 +190,7 @@ fn view_for(p: &Prepared, world: &World) -> SessionView {
         "briefing": crate::agent::Surroundings::briefing(world),
         "limits": p.settings.limits,
         "decision_deadline_ms": p.settings.deadline_ms,
-        "scenario": p.scenario,
+        "scenario": world.scenario(),
     });
     SessionView::new(
         mission,
@@ -214,7 +213,7 @@ fn header_for(
     header_event(
         &EpisodeIdentity {
             episode_id: &p.episode_id,
-            scenario: &p.scenario.name,
+            scenario: &scenario.name,
             seed: p.seed,
             metric: p.metric,
         },
@@ -248,10 +247,11 @@ fn with_mcp_note(mut header: Event, args: &McpArgs, extra: Option<serde_json::Va
 }
 
 async fn builtin(args: &McpArgs, p: Prepared) -> Result<ExitCode, Halt> {
-    let mut gate = gate_for(&p).map_err(Stop::invalid)?;
-    let mut world = World::new(p.scenario.clone(), WorldOptions::seeded(args.seed));
+    let scenario = p.mission.offline_scenario(&p.config)?;
+    let mut gate = gate_for(&p, &scenario).map_err(Stop::invalid)?;
+    let mut world = World::new(scenario.clone(), WorldOptions::seeded(args.seed));
     let header = with_mcp_note(
-        header_for(&p, &gate, &world.snapshot(), &p.scenario),
+        header_for(&p, &gate, &world.snapshot(), &scenario),
         args,
         None,
     );
@@ -304,10 +304,10 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> Result<ExitCode, 
         battery: BatterySource::Autopilot,
     };
     let address = check_address(&request).map_err(Stop::from)?;
-    let connected = connect_vehicle(&request, address, &p.scenario, "alpha3 mcp")
+    let connected = connect_vehicle_for(&request, address, p.mission.source(), "alpha3 mcp")
         .await
         .map_err(Stop::from)?;
-    let gate = match gate_for(&p) {
+    let gate = match gate_for(&p, &connected.flown) {
         Ok(g) => g,
         Err(e) => {
             connected.link.close().await;

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod fly;
 pub mod mcp;
+pub mod mission_file;
 pub mod perf;
 mod record_place;
 pub mod review;

@@ -1,7 +1,8 @@
 //! `alpha3 review RECORD.jsonl… [--out DIR]`: one self-contained HTML page per flight record
 //! (map, timelines, dialogue, pillars on one time axis), written as `DIR/<record stem>.html`;
 //! with `--compare`, one page with two records side by side under one slider. A `.tlog` gets a
-//! page of the autopilot's telemetry.
+//! page of the autopilot's telemetry. Beside each record's page goes its flight as a
+//! QGroundControl `.plan` (`DIR/<record stem>.plan`: the flown path and the airspace).
 //! The work is in [`crate::review`]; this file is the command line and what it prints.
 
 use crate::exit::{self, Stop};
@@ -100,6 +101,13 @@ fn one(path: &Path, args: &ReviewArgs) -> Result<(PathBuf, usize, bool), ReviewE
     }
     let scenario = scenario_of(path, args);
     let bytes = review::write_page(path, scenario.as_ref(), &out)?;
+    // The flight as a QGroundControl plan beside its page; a record it cannot be made from
+    // still has its page.
+    let plan = args.out.join(format!("{}.plan", stem(path)));
+    match review::write_plan_of(path, &plan) {
+        Ok(()) => println!("{}", plan.display()),
+        Err(e) => eprintln!("alpha3 review: no .plan for {}: {e}", path.display()),
+    }
     Ok((out, bytes, scenario.is_some()))
 }
 

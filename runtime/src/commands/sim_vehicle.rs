@@ -8,7 +8,7 @@ use crate::exit::{self, Halt, Stop};
 use alpha3_core::frames::Geo;
 use alpha3_sim::endpoint::{
     ARDUPILOT_REMOTE_BASE, Autopilot, Endpoint, EndpointOptions, GCS_LOCAL_BASE, GCS_REMOTE_PORT,
-    Impairment, ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE,
+    Impairment, ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE, StartFaults,
 };
 use alpha3_sim::{World, WorldOptions};
 use clap::{Args, ValueEnum};
@@ -53,6 +53,18 @@ pub struct SimVehicleArgs {
     /// ArduCopter ~38 s); home comes at half of it at the latest. For short tests.
     #[arg(long)]
     pub ready_s: Option<f64>,
+    /// Fault: from the first disarm after an arming (landed between two missions), the GNSS
+    /// fix is lost this many seconds of vehicle time while the reported position drifts
+    /// `--drift-m` away — what a loaded PX4 SITL did (issue 30 item 12).
+    #[arg(long, default_value_t = 0.0)]
+    pub fix_lost_after_disarm_s: f64,
+    /// How far the position drifts while the fix is lost, m (north-east).
+    #[arg(long, default_value_t = 25_000)]
+    pub drift_m: u32,
+    /// Fault: from the first arming, no data streams for this many seconds of vehicle time,
+    /// and no heartbeat for the first half (commands are still acknowledged).
+    #[arg(long, default_value_t = 0.0)]
+    pub stall_after_arm_s: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -115,6 +127,14 @@ fn run_checked(args: &SimVehicleArgs) -> Result<ExitCode, Halt> {
             .min(ms / 2)
             .max(options.boot.heartbeat_ms);
     }
+    options.faults = StartFaults {
+        fix_lost_after_disarm_ms: fault_ms(
+            "--fix-lost-after-disarm-s",
+            args.fix_lost_after_disarm_s,
+        )?,
+        drift_m: args.drift_m,
+        stall_after_arm_ms: fault_ms("--stall-after-arm-s", args.stall_after_arm_s)?,
+    };
     options.check().map_err(|e| Stop::usage(e.to_string()))?;
     if args.impairment == LinkImpairment::World {
         for link in &mut options.links {
@@ -124,6 +144,14 @@ fn run_checked(args: &SimVehicleArgs) -> Result<ExitCode, Halt> {
         }
     }
     super::on_current_thread(serve(world, options, instance))
+}
+
+/// A fault's length in seconds as milliseconds, or why it cannot be.
+fn fault_ms(flag: &str, s: f64) -> Result<u64, Stop> {
+    if !(0.0..=3600.0).contains(&s) {
+        return Err(Stop::usage(format!("{flag} {s} is not in [0, 3600]")));
+    }
+    Ok((s * 1000.0) as u64)
 }
 
 async fn serve(world: World, options: EndpointOptions, instance: u8) -> Result<ExitCode, Halt> {

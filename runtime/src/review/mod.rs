@@ -16,6 +16,7 @@ pub mod breach;
 pub mod compare;
 pub mod page;
 pub mod pillars;
+pub mod plan_export;
 pub mod timeline;
 pub mod tlog;
 
@@ -48,6 +49,12 @@ pub fn model(record: &ParsedRecord, scenario: Option<&Scenario>) -> timeline::Ti
         (None, _) => Some("the scenario is not known".into()),
         (_, None) => Some("the record has no header".into()),
     };
+    if let Some(plan) = config
+        .map(|c| &c["vehicle_link"]["plan"])
+        .filter(|p| p.is_object())
+    {
+        t.notes.extend(plan_notes(plan));
+    }
     match pillars::explain(record) {
         Ok((views, alpha3)) => {
             t.pillars = views;
@@ -56,6 +63,34 @@ pub fn model(record: &ParsedRecord, scenario: Option<&Scenario>) -> timeline::Ti
         Err(e) => t.pillars_note = Some(e),
     }
     t
+}
+
+/// What the page says of the plan an episode flew (`fly --plan`): its file, where its airspace
+/// came from, and each item with what was done with it.
+fn plan_notes(plan: &serde_json::Value) -> Vec<String> {
+    let list = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let s = &plan["sources"];
+    let mut notes = vec![format!(
+        "plan {}: fence = {}; no-fly zones: {}",
+        plan["file"].as_str().unwrap_or("?"),
+        list(&s["fence"]).join(" ∩ "),
+        list(&s["no_fly"]).join("; ")
+    )];
+    notes.extend(list(&s["items"]).into_iter().map(|i| format!("plan {i}")));
+    notes
+}
+
+/// Reads the record at `path` and writes its flight as a `.plan` to `out`.
+pub fn write_plan_of(path: &Path, out: &Path) -> Result<(), ReviewError> {
+    plan_export::write_flown_plan(&load(path)?, out)
 }
 
 /// Reads the record at `path` and writes its page to `out`; returns the page's size in bytes.

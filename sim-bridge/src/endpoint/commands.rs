@@ -1,6 +1,7 @@
 //! The vehicle's answer to COMMAND_LONG / COMMAND_INT, with PX4's quirks (`PX4-FACTS.md`):
-//! arming denied until the autopilot is ready, take-off altitude AMSL in param7,
-//! DO_REPOSITION with z AMSL whatever the frame (and ACKed, yet ignored, outside the fence),
+//! arming denied until the autopilot is ready and while it is outside its geofence, take-off
+//! altitude AMSL in param7, DO_REPOSITION with z AMSL whatever the frame (and ACKed, yet
+//! ignored, outside the fence: GF_MAX_* or the FENCE plan, `geofence`),
 //! OFFBOARD only with a live setpoint stream, an injected battery failure (and its clearing),
 //! the texts PX4's commander says on Return and Land. [`CommandIn`] is a command as the vehicle
 //! takes it, whether COMMAND_LONG or COMMAND_INT carried it.
@@ -167,6 +168,18 @@ impl Px4Vehicle {
             // Not yet, rather than no: PX4's answer while its checks are still failing.
             return MavResult::MAV_RESULT_TEMPORARILY_REJECTED;
         }
+        if !self.arming.armed && self.fence_enforced() {
+            let breaches = self.fence_breaches(self.snap.position);
+            if breaches != (false, false, false) {
+                // PX4's geofence health check fails, and the commander will not arm.
+                self.say_breaches(breaches);
+                self.say(
+                    MavSeverity::MAV_SEVERITY_CRITICAL,
+                    "Arming denied: Resolve system health failures first",
+                );
+                return MavResult::MAV_RESULT_TEMPORARILY_REJECTED;
+            }
+        }
         let r = self.arm();
         self.result(r, "Arming denied")
     }
@@ -256,13 +269,10 @@ impl Px4Vehicle {
         MavResult::MAV_RESULT_ACCEPTED
     }
 
+    /// PX4's navigator checks a reposition against every fence only when GF_ACTION is hold or
+    /// worse (`geofence_allows_position`, NAV:1570-1581).
     fn outside_fence(&self, target: Enu) -> bool {
-        let Some(home) = self.frames.home else {
-            return false;
-        };
-        let hor = self.params.number("GF_MAX_HOR_DIST");
-        let ver = self.params.number("GF_MAX_VER_DIST");
-        (hor > 0.0 && target.horizontal_distance(home) > hor)
-            || (ver > 0.0 && target.z - home.z > ver)
+        let action = self.params.number("GF_ACTION");
+        action != 0.0 && action != 1.0 && self.outside_any_fence(target)
     }
 }

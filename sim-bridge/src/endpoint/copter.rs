@@ -13,7 +13,8 @@
 //! real SITL descends at ~2.5 m/s until it hits the ground; here the world lands in place.
 //! Approximations, said here:
 //! velocity and attitude targets are ignored (ArduPilot would fly them for GUID_TIMEOUT);
-//! the fence and the GCS failsafe (both off by default) are not simulated.
+//! of the fence (off by default) only DO_REPOSITION's refusal of a destination outside an
+//! enabled FENCE plan is simulated, not its breach actions; nor is the GCS failsafe.
 //!
 //! Its mode numbers are `copter_mode` (shared with `hil`); what it keeps on top of the PX4
 //! state (`CopterState`) and the texts it says instead of PX4's are in `state`.
@@ -304,6 +305,10 @@ impl Px4Vehicle {
             return MavResult::MAV_RESULT_DENIED;
         };
         if !self.airborne() || !self.copter_ready() {
+            return MavResult::MAV_RESULT_FAILED;
+        }
+        // GUIDED refuses a destination outside an enabled fence (GUI:337-351).
+        if self.fence_enforced() && !self.plan_fence.allows(target) {
             return MavResult::MAV_RESULT_FAILED;
         }
         if self.copter.mode != mode::GUIDED

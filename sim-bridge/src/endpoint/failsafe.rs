@@ -1,5 +1,5 @@
 //! PX4's failsafe reactions, as a real PX4 SITL plays them on the wire (`docs/PX4-CONFORMANCE.md`):
-//! the geofence (GF_ACTION after a breach), the ground-station link (NAV_DLL_ACT), an injected
+//! the geofence (GF_ACTION after a breach of GF_MAX_* or the FENCE plan), the ground-station link (NAV_DLL_ACT), an injected
 //! battery failure (COM_LOW_BAT_ACT at PX4's warning levels), and the commander's failsafe
 //! framework between a cause and its action: a Return or Land first holds for COM_FAIL_ACT_T
 //! ("Failsafe activated: entering Hold for 5 seconds"), so the user may take over, and a worse
@@ -126,35 +126,22 @@ impl Px4Vehicle {
         }
     }
 
-    /// PX4 acts after a breach (GF_PREDICT is off): GF_ACTION once per breach.
+    /// PX4 acts after a breach (GF_PREDICT is off): GF_ACTION once per breach, of
+    /// GF_MAX_HOR_DIST, GF_MAX_VER_DIST or the FENCE plan (`geofence`). ArduCopter's fence is
+    /// off by default and its breach actions are not simulated.
     fn watch_geofence(&mut self) {
-        let hor = self.params.number("GF_MAX_HOR_DIST");
-        let ver = self.params.number("GF_MAX_VER_DIST");
-        let (Some(home), true) = (self.frames.home, self.airborne()) else {
+        if self.identity.autopilot == Autopilot::ArduCopter || !self.airborne() {
             self.fs.fence_breached = false;
             return;
-        };
-        let p = self.snap.position;
-        let too_far = hor > 0.0 && p.horizontal_distance(home) > hor;
-        let too_high = ver > 0.0 && p.z - home.z > ver;
-        let outside = too_far || too_high;
+        }
+        let breaches = self.fence_breaches(self.snap.position);
+        let outside = breaches != (false, false, false);
         let reaction = Reaction::geofence(self.params.number("GF_ACTION") as i64);
         if outside
             && !self.fs.fence_breached
             && let Some(reaction) = reaction
         {
-            if too_far {
-                self.say(
-                    MavSeverity::MAV_SEVERITY_CRITICAL,
-                    "Geofence: exceeding maximum distance to Home",
-                );
-            }
-            if too_high {
-                self.say(
-                    MavSeverity::MAV_SEVERITY_CRITICAL,
-                    "Geofence: exceeding maximum altitude above Home",
-                );
-            }
+            self.say_breaches(breaches);
             self.react(reaction);
         }
         self.fs.fence_breached = outside;

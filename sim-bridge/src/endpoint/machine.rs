@@ -1,16 +1,24 @@
 //! [`Px4Machine`]: the vehicle and the MAVLink protocol state of each of its links, sans-IO.
 //! Per link, as PX4 keeps it: the stream timetable (SET_MESSAGE_INTERVAL is per link), whether
 //! a ground station's heartbeat was heard (STATUSTEXT only goes to such links), and the
-//! replies owed to that link (COMMAND_ACK, PARAM_VALUE, TIMESYNC, requested messages).
+//! replies owed to that link (COMMAND_ACK, PARAM_VALUE, TIMESYNC, requested messages). The
+//! mission protocol is the [`MissionServer`]'s: its replies go out here, its texts through the
+//! vehicle, and a new FENCE plan becomes the vehicle's geofence.
 
 use super::codec::mav::{self, MavCmd, MavResult, MavSeverity, MavType};
 use super::codec::{COMP_AUTOPILOT, MavMessage};
 use super::commands::CommandIn;
+use super::copter_mode;
+use super::mission::{MissionServer, Output, PlanKind, Situation};
+use super::modes::Px4Mode;
 use super::options::{Autopilot, StreamSet};
 use super::streams::{Schedule, data_stream, id};
 use super::vehicle::Px4Vehicle;
-use mavlink::MavHeader;
+use mavlink::{MavHeader, MessageData};
 use std::collections::VecDeque;
+
+/// MISSION_CURRENT's id: the mission server fills it, not the vehicle's telemetry.
+const MISSION_CURRENT: u32 = mav::MISSION_CURRENT_DATA::ID;
 
 /// One link's protocol state.
 #[derive(Debug, Clone)]
@@ -25,6 +33,7 @@ struct LinkProtocol {
 pub struct Px4Machine {
     vehicle: Px4Vehicle,
     links: Vec<LinkProtocol>,
+    missions: MissionServer,
     due: Vec<u32>,
     /// Id of the last chunked STATUSTEXT.
     text_id: u16,
@@ -33,7 +42,13 @@ pub struct Px4Machine {
 impl Px4Machine {
     /// `links`: each link's stream set and rate scale.
     pub fn new(vehicle: Px4Vehicle, links: &[(StreamSet, f64)]) -> Self {
+        let missions = MissionServer::new(
+            vehicle.identity.autopilot,
+            vehicle.identity.system_id,
+            links.len(),
+        );
         Self {
+            missions,
             vehicle,
             links: links
                 .iter()
@@ -54,6 +69,11 @@ impl Px4Machine {
 
     pub fn vehicle_mut(&mut self) -> &mut Px4Vehicle {
         &mut self.vehicle
+    }
+
+    /// The mission, fence and rally plans and their protocol.
+    pub fn missions(&self) -> &MissionServer {
+        &self.missions
     }
 
     /// Whether link `link` has heard a ground station's heartbeat.
@@ -137,9 +157,58 @@ impl Px4Machine {
                     }
                 }
             }
+            m if MissionServer::takes(m) => {
+                let situation = self.situation();
+                let now = self.vehicle.time.now_us;
+                self.missions.handle(link, header, m, &situation, now);
+                self.apply_mission_outputs();
+            }
             _ => {}
         }
         self.broadcast_texts();
+    }
+
+    /// What the mission server needs to know of the vehicle.
+    fn situation(&self) -> Situation {
+        let mission_mode = match self.vehicle.identity.autopilot {
+            Autopilot::Px4 => matches!(
+                self.vehicle.mode(),
+                Px4Mode::MISSION | Px4Mode::TAKEOFF | Px4Mode::LAND
+            ),
+            Autopilot::ArduCopter => self.vehicle.copter.mode == copter_mode::AUTO,
+        };
+        Situation {
+            home: self.vehicle.home_geo(),
+            mission_mode,
+        }
+    }
+
+    /// Sends, says and enforces what the mission server returned.
+    fn apply_mission_outputs(&mut self) {
+        while let Some(output) = self.missions.poll() {
+            match output {
+                Output::Send { link, message } => self.reply(link, message),
+                Output::Broadcast(message) => {
+                    for l in &mut self.links {
+                        l.outbox.push_back(message.clone());
+                    }
+                }
+                Output::Say { severity, text } => self.vehicle.say(severity, text),
+                Output::Changed(PlanKind::Fence) => {
+                    let items = self.missions.file_items(PlanKind::Fence);
+                    self.vehicle.set_plan_fence(&items);
+                }
+                Output::Changed(_) => {}
+            }
+        }
+    }
+
+    /// Message `id` as telemetry: the vehicle's, or the mission server's MISSION_CURRENT.
+    fn telemetry(&self, id: u32) -> Option<MavMessage> {
+        if id == MISSION_CURRENT {
+            return Some(self.missions.mission_current(&self.situation()));
+        }
+        self.vehicle.message(id)
     }
 
     /// REQUEST_DATA_STREAM: every message of the group at `req_message_rate` Hz, or stopped.
@@ -210,7 +279,7 @@ impl Px4Machine {
 
     /// REQUEST_MESSAGE: the message, or why not.
     fn request(&self, message_id: u32, out: &mut Option<MavMessage>) -> MavResult {
-        *out = self.vehicle.message(message_id);
+        *out = self.telemetry(message_id);
         match (out.is_some(), message_id) {
             (true, _) => MavResult::MAV_RESULT_ACCEPTED,
             // ArduPilot accepts a request for home before it has one, and sends nothing.
@@ -245,11 +314,20 @@ impl Px4Machine {
     /// Moves the vehicle on to `now_us` and queues the telemetry due on every link.
     pub fn step(&mut self, now_us: u64) {
         self.vehicle.step(now_us);
+        if self.vehicle.booted() {
+            let situation = self.situation();
+            self.missions.step(&situation, now_us);
+            self.apply_mission_outputs();
+        }
         self.broadcast_texts();
         if !self.vehicle.booted() {
             return;
         }
-        if self.vehicle.take_home_changed()
+        // A stalled autopilot (a loaded machine) sends nothing that was due meanwhile.
+        let stalled = self.vehicle.telemetry_stalled(false);
+        let silent = self.vehicle.telemetry_stalled(true);
+        if !stalled
+            && self.vehicle.take_home_changed()
             && let Some(home) = self.vehicle.home_position()
         {
             for l in &mut self.links {
@@ -260,7 +338,15 @@ impl Px4Machine {
             self.due.clear();
             self.links[i].schedule.due(now_us, &mut self.due);
             for k in 0..self.due.len() {
-                if let Some(m) = self.vehicle.message(self.due[k]) {
+                let held = if self.due[k] == id::HEARTBEAT {
+                    silent
+                } else {
+                    stalled
+                };
+                if held {
+                    continue;
+                }
+                if let Some(m) = self.telemetry(self.due[k]) {
                     self.links[i].outbox.push_back(m);
                 }
             }
@@ -272,11 +358,12 @@ impl Px4Machine {
         self.links.get_mut(link)?.outbox.pop_front()
     }
 
-    /// The earliest time a stream falls due on any link.
+    /// The earliest time a stream or the mission protocol falls due.
     pub fn next_due_us(&self) -> Option<u64> {
         self.links
             .iter()
             .filter_map(|l| l.schedule.next_due_us())
+            .chain(self.missions.next_deadline_us())
             .min()
     }
 }

@@ -12,6 +12,10 @@
 //!   EXTENDED_SYS_STATE 5 Hz, SYS_STATUS 1 Hz, HOME_POSITION and BATTERY_STATUS 0.5 Hz), changed
 //!   per link by SET_MESSAGE_INTERVAL, plus REQUEST_MESSAGE, TIMESYNC answers and the PARAM
 //!   protocol (INT32 byte-wise) over PX4's failsafe parameters;
+//! - the mission protocol as PX4 serves it (`mission`): mission, fence and rally plans
+//!   uploaded, downloaded and cleared, their CRC32 ids in MISSION_ACK, MISSION_COUNT and
+//!   MISSION_CURRENT (1 Hz), and the FENCE plan enforced (`geofence`: repositions outside it
+//!   ACKed and not flown, breaches acted on, arming refused outside it);
 //! - commands with PX4's ACK semantics and quirks: silent for ~1.5 s after start, arming denied
 //!   until ~4 s, take-off altitude AMSL (param7), DO_REPOSITION z AMSL whatever the frame and
 //!   ACKed-but-ignored outside GF_MAX_HOR_DIST, OFFBOARD only with a live setpoint stream and
@@ -33,7 +37,8 @@
 //! REQUEST_DATA_STREAM), STABILIZE at boot and ~40 s to get ready (pre-arm texts, SYS_STATUS's
 //! pre-arm bit, EKF_STATUS_REPORT), GUIDED, take-off above home, DO_REPOSITION only as
 //! COMMAND_INT, Copter mode numbers and ArduPilot's ACK results, parameters under 4.7's
-//! names sent as numbers, texts to every link.
+//! names sent as numbers, texts to every link, and the mission protocol as ArduPilot serves it
+//! (home at mission seq 0, MISSION_REQUEST, live writes, no plan ids).
 //!
 //! What the world cannot do is approximated and said so in the code: terminate/lockdown
 //! actions land instead, manual-control modes are refused (SITL has no RC), attitude is derived
@@ -43,10 +48,11 @@
 //! world); this module's async part only moves bytes and time.
 //!
 //! One file per concept: `station` (framing and impairment per link) → `machine` (each link's
-//! protocol: streams, replies, texts) → `vehicle` (PX4's state over the world: identity, uptime,
-//! local frame and home, and the sub-states in `state`, over `modes`' wire numbers), whose
-//! behaviour is split into `arming`, `mode_change` (entering a mode), `commands`, `offboard`,
-//! `failsafe`, `telemetry` (attitude from `kinematics`), `params` and `streams`, with
+//! protocol: streams, replies, texts; the mission protocol's server in `mission/`) →
+//! `vehicle` (PX4's state over the world: identity, uptime, local frame and home, and the
+//! sub-states in `state`, over `modes`' wire numbers), whose behaviour is split into `arming`,
+//! `mode_change` (entering a mode), `commands`, `offboard`, `failsafe`, `geofence` (the FENCE
+//! plan enforced), `telemetry` (attitude from `kinematics`), `params` and `streams`, with
 //! ArduCopter's differences in `copter`; the behaviour files import `vehicle` and `state`, never
 //! the other way. `codec`, `impairment`, `transport` and `runner` move the bytes; `options` sets
 //! it all up.
@@ -77,9 +83,11 @@ mod codec;
 mod commands;
 mod copter;
 mod failsafe;
+mod geofence;
 mod impairment;
 mod kinematics;
 mod machine;
+mod mission;
 mod mode_change;
 mod modes;
 mod offboard;
@@ -97,11 +105,12 @@ pub use codec::{COMP_AUTOPILOT, Frame, FrameDecoder, FrameEncoder, MavMessage, m
 pub use commands::CommandIn;
 pub use impairment::{Impairment, ImpairmentSpec, MAX_QUEUE_MS, Pipe, PipeStats};
 pub use machine::Px4Machine;
+pub use mission::{Item as PlanItem, MissionServer, Output as MissionOutput, PlanKind, Situation};
 pub use modes::Px4Mode;
 pub use options::{
     ARDUPILOT_REMOTE_BASE, Autopilot, BootTiming, EndpointOptions, EndpointTransport,
     GCS_LOCAL_BASE, GCS_REMOTE_PORT, LinkOptions, ONBOARD_LOCAL_BASE, ONBOARD_REMOTE_BASE,
-    StreamSet,
+    StartFaults, StreamSet,
 };
 pub use params::{Params, Value as ParamValue};
 pub use station::{LinkCounters, Station};

@@ -50,7 +50,8 @@ pub struct Station {
 impl Station {
     pub fn new(world: World, options: &EndpointOptions) -> Self {
         let system_id = options.system_id();
-        let vehicle = Px4Vehicle::new(world, system_id, options.boot, options.autopilot);
+        let mut vehicle = Px4Vehicle::new(world, system_id, options.boot, options.autopilot);
+        vehicle.time.faults = options.faults;
         let streams: Vec<_> = options
             .links
             .iter()

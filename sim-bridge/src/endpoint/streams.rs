@@ -5,6 +5,11 @@ use super::options::StreamSet;
 use std::collections::BTreeMap;
 
 pub use alpha3_wire::dialect::id;
+use alpha3_wire::dialect::mav;
+use mavlink::MessageData;
+
+/// MISSION_CURRENT, part of ArduPilot's EXTENDED_STATUS group (filled by the mission server).
+const MISSION_CURRENT: u32 = mav::MISSION_CURRENT_DATA::ID;
 
 /// Frames due at one tick beyond this are skipped (a stalled loop does not burst).
 const MAX_CATCH_UP: u32 = 4;
@@ -30,7 +35,7 @@ const QUIET: &[(u32, f64)] = &[(id::HEARTBEAT, 1.0)];
 /// that the endpoint can send: (MAV_DATA_STREAM id, message ids).
 pub const DATA_STREAMS: &[(u8, &[u32])] = &[
     // EXTENDED_STATUS
-    (2, &[id::SYS_STATUS, id::GPS_RAW_INT]),
+    (2, &[id::SYS_STATUS, id::GPS_RAW_INT, MISSION_CURRENT]),
     // POSITION
     (6, &[id::GLOBAL_POSITION_INT, id::LOCAL_POSITION_NED]),
     // EXTRA1
@@ -219,7 +224,7 @@ mod tests {
         s.due(2_000_000, &mut out);
         assert!(out.contains(&id::EKF_STATUS_REPORT));
         assert_eq!(data_stream(12), [id::BATTERY_STATUS, id::EKF_STATUS_REPORT]);
-        assert_eq!(data_stream(0).len(), 8);
+        assert_eq!(data_stream(0).len(), 9);
     }
 
     #[test]

@@ -229,7 +229,7 @@ impl Px4Vehicle {
     fn gps_raw_int(&self) -> MavMessage {
         use mav::GpsFixType as G;
         let g = self.snap.gnss;
-        let fix = if self.time.now_us < self.time.boot.home_ms * 1000 {
+        let fix = if self.time.now_us < self.time.boot.home_ms * 1000 || self.fix_lost() {
             G::GPS_FIX_TYPE_NO_FIX
         } else {
             match g.fix {
@@ -274,7 +274,16 @@ impl Px4Vehicle {
             return None;
         }
         let p = self.snap.position;
-        let g = self.frames.local.to_geo(p);
+        // Without a fix the estimator dead-reckons, and drifts.
+        let drift = if self.fix_lost() {
+            f64::from(self.time.faults.drift_m) * std::f64::consts::FRAC_1_SQRT_2
+        } else {
+            0.0
+        };
+        let g =
+            self.frames
+                .local
+                .to_geo(alpha3_core::frames::Enu::new(p.x + drift, p.y + drift, p.z));
         let v = self.snap.velocity.to_ned();
         let home_z = self.frames.home.map_or(0.0, |h| h.z);
         Some(MavMessage::GLOBAL_POSITION_INT(

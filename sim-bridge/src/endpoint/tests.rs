@@ -683,3 +683,5 @@ fn a_fence_breach_holds_for_com_fail_act_t_then_returns_and_disarming_goes_back_
         "armable again in Hold"
     );
 }
+
+mod plan_fence;

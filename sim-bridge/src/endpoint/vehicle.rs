@@ -12,9 +12,10 @@
 
 use super::codec::mav::MavSeverity;
 use super::copter_mode;
+use super::geofence::PlanFence;
 use super::kinematics::Kinematics;
 use super::modes::Px4Mode;
-use super::options::{Autopilot, BootTiming};
+use super::options::{Autopilot, BootTiming, StartFaults};
 use super::params::Params;
 use super::state::{self, Arming, CopterState, FailsafeState, Navigation, Offboard, RtlPhase};
 use crate::flight_controller::{LandPhase, Mode as FcMode};
@@ -39,6 +40,8 @@ pub struct Px4Vehicle {
     pub(super) arming: Arming,
     pub(super) offboard: Offboard,
     pub(super) fs: FailsafeState,
+    /// The FENCE plan the mission protocol stored, as areas in the world frame.
+    pub(super) plan_fence: PlanFence,
     /// Status texts waiting to be sent, oldest first.
     texts: Vec<(MavSeverity, String)>,
     /// The world's telemetry at the last step, with the battery PX4 shows.
@@ -59,6 +62,12 @@ pub(super) struct Identity {
 pub(super) struct Uptime {
     /// When the imitated autopilot speaks, knows home, and may arm.
     pub boot: BootTiming,
+    /// What a loaded machine does to the start (none unless a test asks).
+    pub faults: StartFaults,
+    /// When the vehicle was first armed, microseconds since boot.
+    pub first_armed_us: Option<u64>,
+    /// When it was first disarmed after that, microseconds since boot.
+    pub first_disarmed_us: Option<u64>,
     /// The world's clock at boot, microseconds: the world runs on from where it stood then.
     pub world_start_us: u64,
     /// Microseconds since boot.
@@ -91,6 +100,9 @@ impl Px4Vehicle {
             },
             time: Uptime {
                 boot,
+                faults: StartFaults::default(),
+                first_armed_us: None,
+                first_disarmed_us: None,
                 world_start_us: world.time_us(),
                 now_us: 0,
             },
@@ -122,6 +134,7 @@ impl Px4Vehicle {
             },
             offboard: Offboard::default(),
             fs: FailsafeState::default(),
+            plan_fence: PlanFence::default(),
             texts: Vec::new(),
             kin: Kinematics::default(),
             snap,
@@ -169,6 +182,24 @@ impl Px4Vehicle {
 
     pub(super) fn has_global_position(&self) -> bool {
         self.time.now_us >= self.time.boot.home_ms * 1000 && self.snap.gnss.fix.is_3d()
+    }
+
+    /// Whether the fix is lost now by [`StartFaults::fix_lost_after_disarm_ms`].
+    pub(super) fn fix_lost(&self) -> bool {
+        let faults = self.time.faults;
+        self.time
+            .first_disarmed_us
+            .is_some_and(|at| self.time.now_us < at + faults.fix_lost_after_disarm_ms * 1000)
+    }
+
+    /// Whether the data streams (`heartbeat` false) or the heartbeat too (`true`) are held up
+    /// now by [`StartFaults::stall_after_arm_ms`].
+    pub(super) fn telemetry_stalled(&self, heartbeat: bool) -> bool {
+        let stall_us = self.time.faults.stall_after_arm_ms * 1000;
+        let stall_us = if heartbeat { stall_us / 2 } else { stall_us };
+        self.time
+            .first_armed_us
+            .is_some_and(|at| self.time.now_us < at + stall_us)
     }
 
     pub(super) fn airborne(&self) -> bool {
@@ -247,6 +278,13 @@ impl Px4Vehicle {
         self.watch_offboard();
         self.watch_failsafes();
         self.watch_disarm_timers();
+        match (self.time.first_armed_us, self.time.first_disarmed_us) {
+            (None, _) if self.arming.armed => self.time.first_armed_us = Some(self.time.now_us),
+            (Some(_), None) if !self.arming.armed => {
+                self.time.first_disarmed_us = Some(self.time.now_us);
+            }
+            _ => {}
+        }
     }
 
     /// Mode and armed-state changes that follow from what the world did.
