@@ -118,6 +118,16 @@ pub enum Event {
     Violation { kind: String, detail: String },
     /// The watchdog acted (hold, return, land).
     Watchdog { action: String, reason: String },
+    /// The autopilot said its own plans changed during the episode (a ground station uploaded
+    /// another fence or rally points): `changed` names the kinds; `adopted` whether the gate
+    /// now decides on the airspace downloaded again (`sources`: where each limit came from),
+    /// else `detail` says why not (the gate keeps the airspace it had, and it is asked again).
+    Airspace {
+        changed: Vec<String>,
+        adopted: bool,
+        detail: String,
+        sources: Value,
+    },
     /// The episode ended.
     Termination {
         reason: String,

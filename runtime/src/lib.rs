@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod episode_setup;
 pub mod exit;
+pub mod log_filter;
 pub mod mcp;
 pub mod mission_plan;
 pub mod operator_channel;

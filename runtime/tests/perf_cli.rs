@@ -110,9 +110,16 @@ fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
     let out = alpha3()
         .args(["perf", "--quick", "--json", "--model"])
         .arg(&model)
+        .env_remove("RUST_LOG")
         .output()
         .unwrap();
     let v: Value = serde_json::from_str(&ok(&out)).unwrap();
+    // llama.cpp's own load-time lines are not the user's business at the default log level.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("llama-cpp-2") && !stderr.contains("control-looking token"),
+        "llama.cpp's lines reached the terminal: {stderr}"
+    );
     check_common(&v);
     for p in [
         "/llm/load_ms",

@@ -22,58 +22,10 @@ use alpha3_core::mission_file::{ReadOptions, read_plan};
 use plan_support::*;
 use serde_json::Value;
 use sitl_support::{px4_build, write_config};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// Clear of the other PX4 tests' instances (6–9) and a developer's instance 0.
 const INSTANCE: u8 = 5;
-
-/// The ground station: one MAVSDK session on PX4's GCS port for the whole test (PX4's GCS link
-/// keeps the first partner it hears).
-struct GroundStation {
-    child: std::process::Child,
-    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
-}
-
-impl GroundStation {
-    fn start(py: &std::path::Path, url: &str) -> Self {
-        let mut child = Command::new(py)
-            .arg(alpha3_test_support::root().join("tests/py/mavsdk_plan.py"))
-            .arg(url)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let first = lines
-            .next()
-            .expect("MAVSDK ended before connecting")
-            .unwrap();
-        assert!(first.contains("connected"), "MAVSDK: {first}");
-        Self { child, lines }
-    }
-
-    fn upload(&mut self, plan: &std::path::Path, fence_only: bool) -> Value {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        let flag = if fence_only { " --fence-only" } else { "" };
-        writeln!(stdin, "upload {}{flag}", plan.display()).unwrap();
-        stdin.flush().unwrap();
-        let line = self
-            .lines
-            .next()
-            .expect("MAVSDK ended during an upload")
-            .unwrap();
-        serde_json::from_str(&line).unwrap()
-    }
-}
-
-impl Drop for GroundStation {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// MAVSDK's import of `plan` (its JSON items) and ours agree on every field.
 fn same_reading(imported: &Value, plan: &std::path::Path) {
@@ -140,6 +92,7 @@ fn px4_plans_are_checked_against_the_autopilots_fence_and_flown_around_exclusion
     let mut gcs = GroundStation::start(
         &py,
         &format!("udpout://127.0.0.1:{}", 18570 + u16::from(INSTANCE)),
+        dir.path().join("mavsdk.log"),
     );
     let small_up = gcs.upload(&small, true);
     assert_eq!(

@@ -68,7 +68,8 @@ fn first_operator_turn(lines: &[Value]) -> usize {
         .expect("the episode has an operator turn")
 }
 
-/// `alpha3 review` of `records` into `out`; the pages it wrote.
+/// `alpha3 review` of `records` into `out`; the pages it wrote (beside them it also writes
+/// each record's flown path as a `.plan`).
 fn review(records: &[&Path], out: &Path, extra: &[&str]) -> Vec<PathBuf> {
     let o = alpha3()
         .arg("review")
@@ -84,6 +85,7 @@ fn review(records: &[&Path], out: &Path, extra: &[&str]) -> Vec<PathBuf> {
     std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
         .collect()
 }
 

@@ -12,12 +12,10 @@
 mod plan_support;
 mod sitl_support;
 
-use plan_support::{plan, python_with};
+use plan_support::{GroundStation, plan, python_with};
 use serde_json::Value;
 use sitl_support::{alpha3, ground_scenario, write_config};
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Instant;
 
 /// SITL instance for this test: companion link 14617 → 14577, ground-station link bound to
@@ -31,70 +29,6 @@ impl Drop for Vehicle {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
-    }
-}
-
-/// One MAVSDK session on the vehicle's ground-station port (tests/py/mavsdk_plan.py).
-struct GroundStation {
-    child: Child,
-    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
-    stderr: std::path::PathBuf,
-}
-
-impl GroundStation {
-    fn start(py: &Path, url: &str, stderr: std::path::PathBuf) -> Self {
-        let mut child = Command::new(py)
-            .arg(alpha3_test_support::root().join("tests/py/mavsdk_plan.py"))
-            .arg(url)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&stderr).unwrap())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let first = lines.next();
-        let mut gs = Self {
-            child,
-            lines,
-            stderr,
-        };
-        match first {
-            Some(Ok(l)) if l.contains("connected") => gs,
-            other => panic!("MAVSDK did not connect ({other:?}): {}", gs.log()),
-        }
-    }
-
-    /// What MAVSDK said on stderr: its warnings and errors, and how Python ended.
-    fn log(&mut self) -> String {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let text = std::fs::read_to_string(&self.stderr).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        let said = lines
-            .iter()
-            .filter(|l| l.contains("Warn") || l.contains("Err"))
-            .copied();
-        let end = lines[lines.len().saturating_sub(2)..].iter().copied();
-        said.chain(end).collect::<Vec<_>>().join("\n")
-    }
-
-    /// `upload PLAN`: MAVSDK's import, its upload of fence, rally and mission, and the counts
-    /// it downloads back.
-    fn upload(&mut self, plan: &Path) -> Value {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "upload {}", plan.display()).unwrap();
-        stdin.flush().unwrap();
-        match self.lines.next() {
-            Some(Ok(line)) => serde_json::from_str(&line).unwrap(),
-            _ => panic!("MAVSDK ended during the upload:\n{}", self.log()),
-        }
-    }
-}
-
-impl Drop for GroundStation {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -124,7 +58,7 @@ fn mavsdk_uploads_a_qgc_plan_to_the_sim_vehicle_and_check_reads_its_fence_back()
         dir.path().join("mavsdk.log"),
     );
     let started = Instant::now();
-    let up = gcs.upload(&detour);
+    let up = gcs.upload(&detour, false);
     let took = started.elapsed();
     let imported = &up["imported"];
     let counts: Vec<usize> = ["mission", "fence", "rally"]

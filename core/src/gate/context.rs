@@ -168,6 +168,23 @@ impl GateContext {
         Ok(ctx)
     }
 
+    /// Takes the airspace of `scenario` — fence, no-fly zones, emergency landing sites and the
+    /// limits its band narrows from `limits` — and keeps this context's vehicle, home, tuning,
+    /// wind, traffic, peers and clock: the autopilot's own fence or rally points changed during
+    /// the episode, and the gate must decide on the airspace that is real now.
+    pub fn adopt_airspace(
+        &mut self,
+        scenario: &Scenario,
+        limits: &Limits,
+    ) -> Result<(), GateContextError> {
+        let new = Self::from_scenario(scenario, limits, &self.vehicle, self.epoch_ms)?;
+        self.limits = new.limits;
+        self.fence = new.fence;
+        self.no_fly = new.no_fly;
+        self.landing_sites = new.landing_sites;
+        Ok(())
+    }
+
     pub fn with_home(mut self, home: Enu) -> Self {
         self.home = home;
         self

@@ -181,7 +181,10 @@ impl Builder {
                 self.ev.terminated_by_violation = reason.contains("violation");
                 self.ev.mission_complete = *success && !self.ev.terminated_by_violation;
             }
-            Event::Watchdog { .. } | Event::Score { .. } | Event::OperatorUnheard { .. } => {}
+            Event::Watchdog { .. }
+            | Event::Airspace { .. }
+            | Event::Score { .. }
+            | Event::OperatorUnheard { .. } => {}
         }
     }
 

@@ -57,7 +57,7 @@ impl MissionKind {
     }
 
     /// 0, 1, 2: an index for per-kind tables.
-    pub(super) fn index(self) -> usize {
+    pub fn index(self) -> usize {
         match self {
             MissionKind::Mission => 0,
             MissionKind::Fence => 1,

@@ -94,6 +94,10 @@ pub struct LinkStatus {
     pub foreign: ForeignFrames,
     /// Whether the autopilot is a simulator, as it says itself ([`crate::simulator`]).
     pub simulator: SimulatorCheck,
+    /// How often the autopilot said a plan of each kind changed under us (PX4's MISSION_CURRENT
+    /// ids; by [`crate::mission::MissionKind::index`]): a copy downloaded before a change is
+    /// stale, so a caller compares with the count it last acted on.
+    pub plan_changes: [u32; 3],
 }
 
 /// Channels from the task to the handle.
@@ -412,6 +416,10 @@ impl Driver {
                 Event::Rejected(r) => tracing::debug!(reason = ?r.reason, "frame refused"),
                 Event::Mission(m) => {
                     tracing::info!(event = ?MissionNews(m), "mission protocol");
+                    if let MissionEvent::PlanChanged { kind } = m {
+                        let n = &mut self.status.plan_changes[kind.index()];
+                        *n = n.saturating_add(1);
+                    }
                     if m.is_outcome()
                         && let Some(reply) = self.pending_mission.take()
                     {

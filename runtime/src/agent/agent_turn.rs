@@ -105,8 +105,10 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             .enumerate()
         {
             let link = self.monitor.state(self.side.now_ms());
-            // Each action is checked against other aircraft's intent as of now.
+            // Each action is checked against other aircraft's intent and the autopilot's own
+            // airspace as of now.
             self.refresh_plans();
+            self.refresh_airspace(&settings.limits).await?;
             let mut exec = Executor {
                 side: &mut *self.side,
                 gate: &*self.gate,

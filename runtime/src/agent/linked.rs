@@ -9,12 +9,14 @@
 //! violations included — see the real flight. In `sitl` the record's truth trace is the
 //! twin's; in `fly` it is the telemetry, and the operator is a person.
 
+use super::onboard::{AirspaceNews, AirspaceWatch};
 use super::surroundings::Surroundings;
 use crate::operator_channel::{OperatorChannel, Unheard};
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
 use alpha3_core::gate::ApprovedCommand;
 use alpha3_core::link::LinkSample;
+use alpha3_core::plan_mission::AutopilotAirspace;
 use alpha3_core::protocol::{Action, AgentTurn};
 use alpha3_core::record::Event;
 use alpha3_core::snapshot::VehicleSnapshot;
@@ -35,6 +37,14 @@ pub trait LinkHealth {
     /// Tells the vehicle's ground station `text` (a real link: STATUSTEXT the pilot sees in
     /// QGroundControl); nothing elsewhere.
     fn tell_ground_station(&self, _text: &str) {}
+    /// How often the autopilot said its plans changed, per kind (mission, fence, rally).
+    fn plan_changes(&self) -> [u32; 3] {
+        [0; 3]
+    }
+    /// The autopilot's fence, rally points and fence parameters, downloaded now.
+    fn autopilot_airspace(&self) -> impl Future<Output = Result<AutopilotAirspace, String>> {
+        std::future::ready(Err("this link reaches no autopilot's plans".to_string()))
+    }
 }
 
 impl LinkHealth for alpha3_hil::HilLink {
@@ -49,6 +59,16 @@ impl LinkHealth for alpha3_hil::HilLink {
 
     fn tell_ground_station(&self, text: &str) {
         alpha3_hil::HilLink::tell_ground_station(self, text);
+    }
+
+    fn plan_changes(&self) -> [u32; 3] {
+        self.status().plan_changes
+    }
+
+    async fn autopilot_airspace(&self) -> Result<AutopilotAirspace, String> {
+        crate::mission_plan::read_autopilot_airspace(self)
+            .await
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -87,6 +107,8 @@ pub struct LinkedVehicle<L> {
     target: Option<Enu>,
     /// The twin was put where the telemetry says at the last step (in the air, on a fix).
     following: bool,
+    /// A plan's airspace, followed when the autopilot's own plans change.
+    airspace: Option<AirspaceWatch>,
 }
 
 impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
@@ -101,7 +123,13 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
             sources,
             target: None,
             following: false,
+            airspace: None,
         }
+    }
+
+    /// Follows the autopilot's own fence and rally points for `watch`'s plan.
+    pub fn watch_airspace(&mut self, watch: Option<AirspaceWatch>) {
+        self.airspace = watch;
     }
 
     pub fn link(&self) -> &L {
@@ -238,6 +266,16 @@ impl<L: VehicleLink + LinkHealth> Surroundings for LinkedVehicle<L> {
 
     fn tell_ground_station(&self, text: &str) {
         self.link.tell_ground_station(text);
+    }
+
+    async fn airspace_news(&mut self) -> Option<AirspaceNews> {
+        let watch = self.airspace.as_mut()?;
+        let now = self.link.plan_changes();
+        let changed = watch.changed(now)?;
+        let airspace = self.link.autopilot_airspace().await;
+        let battery = self.link.snapshot().battery.remaining_pct;
+        let result = watch.remake(now, airspace, battery);
+        Some(AirspaceNews { changed, result })
     }
 
     fn world_mut(&mut self) -> &mut World {

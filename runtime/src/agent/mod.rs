@@ -21,6 +21,7 @@
 
 mod advance;
 mod agent_turn;
+mod airspace;
 pub mod anchor;
 mod decide;
 mod episode;

@@ -6,6 +6,7 @@
 //! built-in world's point mass, or an autopilot over MAVLink with the world as its twin
 //! ([`super::LinkedVehicle`]).
 
+use super::onboard::AirspaceNews;
 use alpha3_core::link::LinkSample;
 use alpha3_core::protocol::AgentTurn;
 use alpha3_core::record::Event;
@@ -40,6 +41,13 @@ pub trait Surroundings {
     /// Tells the vehicle's ground station why alpha3 refused something (STATUSTEXT on a real
     /// link, where the pilot looks); the built-in world has none.
     fn tell_ground_station(&self, _text: &str) {}
+
+    /// The autopilot's own fence or rally points changed since the gate's airspace was made:
+    /// the plan made again in what it holds now (see [`super::onboard::replan`]). Only a plan
+    /// flown on an autopilot has any.
+    fn airspace_news(&mut self) -> impl Future<Output = Option<AirspaceNews>> {
+        ready(None)
+    }
 }
 
 /// The built-in world surrounds itself: its operator answers at once.

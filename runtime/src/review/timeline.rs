@@ -382,6 +382,20 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 e.tag = Some(clip(action));
                 dialogue.push(e);
             }
+            Event::Airspace {
+                changed,
+                adopted,
+                detail,
+                ..
+            } => {
+                let what = if *adopted { "adopted" } else { "not adopted" };
+                let mut e = entry(
+                    "airspace",
+                    clip(&format!("{}: {detail}", changed.join(", "))),
+                );
+                e.tag = Some(what.into());
+                dialogue.push(e);
+            }
             Event::Termination {
                 reason,
                 success,

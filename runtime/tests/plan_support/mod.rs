@@ -4,7 +4,9 @@
 
 use alpha3_test_support::{python_path, require_or_skip, root};
 use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
 
 /// A shipped test plan (`configs/plans/NAME`).
 pub fn plan(name: &str) -> PathBuf {
@@ -160,5 +162,73 @@ pub fn flown(record: &Path, exclusion: [f64; 4], inclusion: [f64; 4]) -> Flown {
         plan,
         ended_on_ground,
         end_from_home_m,
+    }
+}
+
+/// A ground station as a drone engineer runs one: a MAVSDK-Python session
+/// (`tests/py/mavsdk_plan.py`) on an autopilot's ground-station port, for a whole test (PX4's
+/// GCS link keeps the first partner it hears). Stopped however the test ends.
+pub struct GroundStation {
+    child: Child,
+    lines: std::io::Lines<BufReader<ChildStdout>>,
+    stderr: PathBuf,
+}
+
+impl GroundStation {
+    /// Connects MAVSDK to `url`; its stderr goes to `stderr`.
+    pub fn start(py: &Path, url: &str, stderr: PathBuf) -> Self {
+        let mut child = Command::new(py)
+            .arg(root().join("tests/py/mavsdk_plan.py"))
+            .arg(url)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let first = lines.next();
+        let mut gs = Self {
+            child,
+            lines,
+            stderr,
+        };
+        match first {
+            Some(Ok(l)) if l.contains("connected") => gs,
+            other => panic!("MAVSDK did not connect ({other:?}): {}", gs.log()),
+        }
+    }
+
+    /// What MAVSDK said on stderr: its warnings and errors, and how Python ended.
+    pub fn log(&mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let text = std::fs::read_to_string(&self.stderr).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let said = lines
+            .iter()
+            .filter(|l| l.contains("Warn") || l.contains("Err"))
+            .copied();
+        let end = lines[lines.len().saturating_sub(2)..].iter().copied();
+        said.chain(end).collect::<Vec<_>>().join("\n")
+    }
+
+    /// `upload PLAN [--fence-only]`: MAVSDK's import, its upload of the fence (and rally
+    /// points and mission), and the counts it downloads back.
+    pub fn upload(&mut self, plan: &Path, fence_only: bool) -> Value {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        let flag = if fence_only { " --fence-only" } else { "" };
+        writeln!(stdin, "upload {}{flag}", plan.display()).unwrap();
+        stdin.flush().unwrap();
+        match self.lines.next() {
+            Some(Ok(line)) => serde_json::from_str(&line).unwrap(),
+            _ => panic!("MAVSDK ended during the upload:\n{}", self.log()),
+        }
+    }
+}
+
+impl Drop for GroundStation {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

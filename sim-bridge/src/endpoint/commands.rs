@@ -3,7 +3,8 @@
 //! altitude AMSL in param7, DO_REPOSITION with z AMSL whatever the frame (and ACKed, yet
 //! ignored, outside the fence: GF_MAX_* or the FENCE plan, `geofence`),
 //! OFFBOARD only with a live setpoint stream, an injected battery failure (and its clearing),
-//! the texts PX4's commander says on Return and Land. [`CommandIn`] is a command as the vehicle
+//! the texts PX4's commander says on Return and Land, the mission's commands
+//! (`mission_flight`). [`CommandIn`] is a command as the vehicle
 //! takes it, whether COMMAND_LONG or COMMAND_INT carried it.
 
 use super::codec::mav::{self, MavCmd, MavFrame, MavResult, MavSeverity};
@@ -124,6 +125,9 @@ impl Px4Vehicle {
                 r
             }
             MavCmd::MAV_CMD_NAV_LOITER_UNLIM => self.set_mode(Px4Mode::HOLD),
+            MavCmd::MAV_CMD_MISSION_START => self.px4_mission_start(c),
+            MavCmd::MAV_CMD_DO_SET_MISSION_CURRENT => self.set_mission_current(c),
+            // DO_PAUSE_CONTINUE is not PX4's: it pauses by Hold (CMD:1521-1525), UNSUPPORTED below.
             MavCmd::MAV_CMD_DO_CHANGE_SPEED => {
                 if p[1] > 0.0 && p[1].is_finite() {
                     let _ = self.fly(Command::SetSpeed {
@@ -159,7 +163,7 @@ impl Px4Vehicle {
         }
     }
 
-    fn arm_command(&mut self) -> MavResult {
+    pub(super) fn arm_command(&mut self) -> MavResult {
         if self.time.now_us < self.time.boot.arm_ready_ms * 1000 || self.frames.home.is_none() {
             self.say(
                 MavSeverity::MAV_SEVERITY_CRITICAL,
@@ -184,7 +188,7 @@ impl Px4Vehicle {
         self.result(r, "Arming denied")
     }
 
-    fn set_mode(&mut self, mode: Px4Mode) -> MavResult {
+    pub(super) fn set_mode(&mut self, mode: Px4Mode) -> MavResult {
         // Manual-control modes need RC, which SITL has not got.
         let manual = matches!(
             mode.main,

@@ -6,7 +6,7 @@
 //! param7 above home, only armed, in GUIDED, on the ground (as COMMAND_INT only in frame
 //! GLOBAL_RELATIVE_ALT); DO_REPOSITION only as COMMAND_INT (outside GUIDED only with the
 //! change-mode flag); position targets only in GUIDED; DO_CHANGE_SPEED only in GUIDED, AUTO and
-//! RTL; BRAKE, LOITER, RTL (climb to `RTL_ALT` cm) and LAND; auto-disarm `DISARM_DELAY` s after
+//! RTL; BRAKE, LOITER, RTL (climb to `RTL_ALT` cm), LAND and AUTO (`mission_flight`); auto-disarm `DISARM_DELAY` s after
 //! an idle arming and ~2 s after landing; its mode numbers and ACK results.
 //!
 //! LOITER and POSHOLD follow the RC sticks, and SITL's faked throttle sits at its minimum: the
@@ -232,6 +232,9 @@ impl Px4Vehicle {
                 let _ = self.fly(Command::SetYaw { yaw_deg });
                 MAV_RESULT_ACCEPTED
             }
+            MavCmd::MAV_CMD_MISSION_START => self.copter_mission_start(c),
+            MavCmd::MAV_CMD_DO_PAUSE_CONTINUE => self.copter_pause_continue(c),
+            MavCmd::MAV_CMD_DO_SET_MISSION_CURRENT => self.set_mission_current(c),
             MavCmd::MAV_CMD_RUN_PREARM_CHECKS => {
                 if self.arming.armed {
                     return MAV_RESULT_TEMPORARILY_REJECTED;
@@ -249,6 +252,14 @@ impl Px4Vehicle {
         }
         if let Some(why) = self.copter_prearm_failure() {
             self.say(MavSeverity::MAV_SEVERITY_CRITICAL, format!("Arm: {why}"));
+            return MavResult::MAV_RESULT_FAILED;
+        }
+        // MISSION-FACTS §5: arm in GUIDED, then switch to AUTO.
+        if self.copter.mode == mode::AUTO {
+            self.say(
+                MavSeverity::MAV_SEVERITY_CRITICAL,
+                "Arm: AUTO mode not armable",
+            );
             return MavResult::MAV_RESULT_FAILED;
         }
         match self.arm() {
@@ -275,6 +286,9 @@ impl Px4Vehicle {
 
     /// Enters copter mode `number`; FAILED when ArduCopter (or the world) cannot.
     pub(super) fn copter_set_mode(&mut self, number: u32) -> MavResult {
+        if number == mode::AUTO {
+            return self.copter_enter_auto();
+        }
         let Some(px4) = px4_equivalent(number, self.airborne()) else {
             return MavResult::MAV_RESULT_FAILED;
         };

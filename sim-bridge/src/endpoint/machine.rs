@@ -3,7 +3,8 @@
 //! a ground station's heartbeat was heard (STATUSTEXT only goes to such links), and the
 //! replies owed to that link (COMMAND_ACK, PARAM_VALUE, TIMESYNC, requested messages). The
 //! mission protocol is the [`MissionServer`]'s: its replies go out here, its texts through the
-//! vehicle, and a new FENCE plan becomes the vehicle's geofence.
+//! vehicle, a new FENCE plan becomes the vehicle's geofence and a new MISSION plan the one it
+//! flies, whose progress goes back to the server.
 
 use super::codec::mav::{self, MavCmd, MavResult, MavSeverity, MavType};
 use super::codec::{COMP_AUTOPILOT, MavMessage};
@@ -12,6 +13,7 @@ use super::copter_mode;
 use super::mission::{MissionServer, Output, PlanKind, Situation};
 use super::modes::Px4Mode;
 use super::options::{Autopilot, StreamSet};
+use super::state::MissionEvent;
 use super::streams::{Schedule, data_stream, id};
 use super::vehicle::Px4Vehicle;
 use mavlink::{MavHeader, MessageData};
@@ -162,6 +164,7 @@ impl Px4Machine {
                 let now = self.vehicle.time.now_us;
                 self.missions.handle(link, header, m, &situation, now);
                 self.apply_mission_outputs();
+                self.sync_mission();
             }
             _ => {}
         }
@@ -180,7 +183,25 @@ impl Px4Machine {
         Situation {
             home: self.vehicle.home_geo(),
             mission_mode,
+            progress: self.vehicle.mission_progress(),
         }
+    }
+
+    /// The mission flown and the mission server kept in step: the vehicle's current item and
+    /// items reached go to the server (MISSION_CURRENT, MISSION_ITEM_REACHED to every link),
+    /// a current item a peer set goes to the vehicle.
+    fn sync_mission(&mut self) {
+        for event in self.vehicle.take_mission_events() {
+            match event {
+                MissionEvent::Current(seq) => self.missions.set_current(seq),
+                MissionEvent::Reached(seq) => self.missions.reached(seq),
+            }
+        }
+        let seq = self.missions.current_seq();
+        if seq != self.vehicle.mission_seq() {
+            self.vehicle.mission_current_from_peer(seq);
+        }
+        self.apply_mission_outputs();
     }
 
     /// Sends, says and enforces what the mission server returned.
@@ -198,7 +219,11 @@ impl Px4Machine {
                     let items = self.missions.file_items(PlanKind::Fence);
                     self.vehicle.set_plan_fence(&items);
                 }
-                Output::Changed(_) => {}
+                Output::Changed(PlanKind::Mission) => {
+                    let items = self.missions.items(PlanKind::Mission).to_vec();
+                    self.vehicle.set_plan_mission(items);
+                }
+                Output::Changed(PlanKind::Rally) => {}
             }
         }
     }
@@ -254,7 +279,11 @@ impl Px4Machine {
             MavCmd::MAV_CMD_REQUEST_AUTOPILOT_CAPABILITIES => {
                 self.request(id::AUTOPILOT_VERSION, &mut extra)
             }
-            _ => self.vehicle.command(c),
+            _ => {
+                let result = self.vehicle.command(c);
+                self.sync_mission();
+                result
+            }
         };
         let ack = |result| {
             MavMessage::COMMAND_ACK(mav::COMMAND_ACK_DATA {
@@ -314,6 +343,7 @@ impl Px4Machine {
     /// Moves the vehicle on to `now_us` and queues the telemetry due on every link.
     pub fn step(&mut self, now_us: u64) {
         self.vehicle.step(now_us);
+        self.sync_mission();
         if self.vehicle.booted() {
             let situation = self.situation();
             self.missions.step(&situation, now_us);

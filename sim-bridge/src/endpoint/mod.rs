@@ -15,7 +15,9 @@
 //! - the mission protocol as PX4 serves it (`mission`): mission, fence and rally plans
 //!   uploaded, downloaded and cleared, their CRC32 ids in MISSION_ACK, MISSION_COUNT and
 //!   MISSION_CURRENT (1 Hz), and the FENCE plan enforced (`geofence`: repositions outside it
-//!   ACKed and not flown, breaches acted on, arming refused outside it);
+//!   ACKed and not flown, breaches acted on, arming refused outside it); the MISSION plan
+//!   flown (`mission_flight`: Mission mode or MISSION_START, MISSION_ITEM_REACHED, pause in
+//!   Hold, resume, "Mission finished");
 //! - commands with PX4's ACK semantics and quirks: silent for ~1.5 s after start, arming denied
 //!   until ~4 s, take-off altitude AMSL (param7), DO_REPOSITION z AMSL whatever the frame and
 //!   ACKed-but-ignored outside GF_MAX_HOR_DIST, OFFBOARD only with a live setpoint stream and
@@ -52,7 +54,7 @@
 //! `vehicle` (PX4's state over the world: identity, uptime, local frame and home, and the
 //! sub-states in `state`, over `modes`' wire numbers), whose behaviour is split into `arming`,
 //! `mode_change` (entering a mode), `commands`, `offboard`, `failsafe`, `geofence` (the FENCE
-//! plan enforced), `telemetry` (attitude from `kinematics`), `params` and `streams`, with
+//! plan enforced), `mission_flight` (the MISSION plan flown, ArduCopter's AUTO too), `telemetry` (attitude from `kinematics`), `params` and `streams`, with
 //! ArduCopter's differences in `copter`; the behaviour files import `vehicle` and `state`, never
 //! the other way. `codec`, `impairment`, `transport` and `runner` move the bytes; `options` sets
 //! it all up.
@@ -88,6 +90,7 @@ mod impairment;
 mod kinematics;
 mod machine;
 mod mission;
+mod mission_flight;
 mod mode_change;
 mod modes;
 mod offboard;

@@ -1,5 +1,6 @@
 //! Entering a PX4 mode, with what it does to the world (used by commands and failsafes): hold,
-//! land, return (climb to the return altitude first), take-off and offboard.
+//! land, return (climb to the return altitude first), take-off, offboard and mission
+//! (`mission_flight`).
 
 use super::codec::mav::MavSeverity;
 use super::modes::Px4Mode;
@@ -65,6 +66,7 @@ impl Px4Vehicle {
                     return Err("no offboard signal".into());
                 }
             }
+            Px4Mode::MISSION => return self.enter_mission(),
             other => return Err(format!("{} is not available", other.name())),
         }
         if mode != Px4Mode::RTL {

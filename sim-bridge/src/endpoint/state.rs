@@ -5,6 +5,7 @@
 //! behaviour itself is in `mode_change`, `arming`, `offboard`, `failsafe` and `copter`; nothing
 //! here knows the vehicle.
 
+use super::mission::{Item as PlanItem, Progress};
 use super::modes::Px4Mode;
 use alpha3_core::frames::Enu;
 
@@ -128,6 +129,54 @@ pub(super) struct FailsafeState {
     pub delayed: Option<(Reaction, u64)>,
     /// An injected battery failure: when, and the warning level announced so far.
     pub battery: Option<(u64, BatteryLevel)>,
+}
+
+/// The uploaded mission as the vehicle flies it (`mission_flight`, MISSION-FACTS §5).
+#[derive(Debug, Clone, Default)]
+pub(super) struct MissionRun {
+    /// The MISSION plan as the mission server stores it (ArduPilot's without its home).
+    pub items: Vec<PlanItem>,
+    /// The current item as the mission server numbers it (ArduPilot: seq 0 is home).
+    pub seq: u16,
+    pub progress: Progress,
+    /// What the current item is doing in the world, once begun.
+    pub leg: Option<Leg>,
+    /// Disarmed since the mission completed (PX4 then starts it again from item 0).
+    pub disarmed_since_complete: bool,
+    /// ArduCopter's `auto_armed`: an AUTO take-off from the ground waits for MISSION_START.
+    pub auto_armed: bool,
+    /// ArduCopter's DO_PAUSE_CONTINUE pause: stopped on the track.
+    pub paused: bool,
+    /// News for the mission server, oldest first.
+    pub events: Vec<MissionEvent>,
+}
+
+/// What the current mission item does in the world.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Leg {
+    /// PX4 on the ground without a take-off item: straight up to `z` first (world frame).
+    Climb { z: f64 },
+    /// Up to `z` (world frame).
+    Takeoff { z: f64 },
+    /// To `target`; once there, `hold_s` more (`None`: for ever, LOITER_UNLIM).
+    Fly {
+        target: Enu,
+        hold_s: Option<f64>,
+        arrived_us: Option<u64>,
+    },
+    /// Down at the item's position (or where it is).
+    Land,
+    /// ArduCopter's RTL inside AUTO: home, then down.
+    Return,
+}
+
+/// What the mission server must hear of the flight (as it numbers items).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum MissionEvent {
+    /// The current item moved to `seq`.
+    Current(u16),
+    /// Item `seq` was reached.
+    Reached(u16),
 }
 
 /// ArduCopter's own mode and its pre-arm text timer.

@@ -684,4 +684,5 @@ fn a_fence_breach_holds_for_com_fail_act_t_then_returns_and_disarming_goes_back_
     );
 }
 
+mod mission_flight;
 mod plan_fence;

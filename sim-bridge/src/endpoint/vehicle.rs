@@ -5,7 +5,8 @@
 //! `state`: the mode (main/sub, `modes`) and a return's phase, the armed state with its
 //! timers, the offboard setpoint, what the failsafes remember, ArduCopter's own mode — and
 //! queues the status texts PX4 would say. The behaviour over them (`mode_change`, `arming`,
-//! `offboard`, `failsafe`, `commands`, `copter`) imports this file, never the other way.
+//! `offboard`, `failsafe`, `commands`, `copter`, `mission_flight`) imports this file, never the
+//! other way.
 //!
 //! Time is microseconds since the endpoint started ("boot"); the world's clock runs from where
 //! it stood at that moment.
@@ -17,7 +18,9 @@ use super::kinematics::Kinematics;
 use super::modes::Px4Mode;
 use super::options::{Autopilot, BootTiming, StartFaults};
 use super::params::Params;
-use super::state::{self, Arming, CopterState, FailsafeState, Navigation, Offboard, RtlPhase};
+use super::state::{
+    self, Arming, CopterState, FailsafeState, MissionRun, Navigation, Offboard, RtlPhase,
+};
 use crate::flight_controller::{LandPhase, Mode as FcMode};
 use crate::world::World;
 use alpha3_core::command::Command;
@@ -42,6 +45,8 @@ pub struct Px4Vehicle {
     pub(super) fs: FailsafeState,
     /// The FENCE plan the mission protocol stored, as areas in the world frame.
     pub(super) plan_fence: PlanFence,
+    /// The MISSION plan the mission server stored, and how far it is flown.
+    pub(super) mission: MissionRun,
     /// Status texts waiting to be sent, oldest first.
     texts: Vec<(MavSeverity, String)>,
     /// The world's telemetry at the last step, with the battery PX4 shows.
@@ -135,6 +140,7 @@ impl Px4Vehicle {
             offboard: Offboard::default(),
             fs: FailsafeState::default(),
             plan_fence: PlanFence::default(),
+            mission: MissionRun::default(),
             texts: Vec::new(),
             kin: Kinematics::default(),
             snap,
@@ -278,6 +284,7 @@ impl Px4Vehicle {
         self.watch_offboard();
         self.watch_failsafes();
         self.watch_disarm_timers();
+        self.fly_mission();
         match (self.time.first_armed_us, self.time.first_disarmed_us) {
             (None, _) if self.arming.armed => self.time.first_armed_us = Some(self.time.now_us),
             (Some(_), None) if !self.arming.armed => {

@@ -9,6 +9,7 @@ use super::connection::Connection;
 use super::kit::OnboardError;
 use super::mission_source::{MissionSource, mission_on};
 use super::note::{BatterySource, VehicleLinkNote};
+use super::replan::AirspaceWatch;
 use super::start::{anchor_mission, settle_on_ground, wait_ready_to_fly};
 use crate::agent::anchor::Anchor;
 use crate::real_vehicle::{after_connect, before_connect};
@@ -133,6 +134,9 @@ pub struct Connected {
     pub note: VehicleLinkNote,
     /// Whether a vehicle left in the air was landed first ([`LeftInAir::Land`]).
     pub landed_first: bool,
+    /// A plan's airspace watch: the autopilot's own fence and rally points followed during
+    /// the episode ([`super::replan`]); none for a scenario file.
+    pub airspace: Option<AirspaceWatch>,
 }
 
 impl Connected {
@@ -207,7 +211,13 @@ pub async fn connect_vehicle_for(
     };
     let mut link = conn.connect().await.map_err(Refusal::Link)?;
     match prepare(req, &address, &conn, &mut link, source, prefix).await {
-        Ok((anchor, note, landed_first, scenario)) => {
+        Ok(Prepared {
+            anchor,
+            note,
+            landed_first,
+            scenario,
+            airspace,
+        }) => {
             let mut flown = scenario;
             if anchor.on_ground {
                 flown.spawn.xyz[2] = 0.0;
@@ -218,6 +228,7 @@ pub async fn connect_vehicle_for(
                 flown,
                 note,
                 landed_first,
+                airspace,
             })
         }
         Err(refusal) => {
@@ -225,6 +236,15 @@ pub async fn connect_vehicle_for(
             Err(refusal)
         }
     }
+}
+
+/// What [`prepare`] found and did.
+struct Prepared {
+    anchor: Anchor,
+    note: VehicleLinkNote,
+    landed_first: bool,
+    scenario: Scenario,
+    airspace: Option<AirspaceWatch>,
 }
 
 /// Everything after the link is up: the real-vehicle gate on the autopilot's word, readiness,
@@ -236,7 +256,7 @@ async fn prepare(
     link: &mut HilLink,
     source: MissionSource<'_>,
     prefix: &str,
-) -> Result<(Anchor, VehicleLinkNote, bool, Scenario), Refusal> {
+) -> Result<Prepared, Refusal> {
     let verdict = after_connect(address, &link.status());
     if !verdict.is_simulated() {
         if !req.allow_real_vehicle {
@@ -263,7 +283,7 @@ async fn prepare(
     let param_writes = param_writes(req.config, link)
         .await
         .map_err(Refusal::Params)?;
-    let (scenario, plan) = mission_on(link, source, req.config).await?;
+    let (scenario, plan, airspace) = mission_on(link, source, req.config).await?;
     let anchor = anchor_mission(link, &scenario)
         .await
         .map_err(Refusal::Start)?;
@@ -285,7 +305,13 @@ async fn prepare(
         battery: req.battery,
         plan,
     };
-    Ok((anchor, note, landed_first, scenario))
+    Ok(Prepared {
+        anchor,
+        note,
+        landed_first,
+        scenario,
+        airspace,
+    })
 }
 
 /// Writes the config's `[link] param_writes` (alpha3-hil refuses protected names the config

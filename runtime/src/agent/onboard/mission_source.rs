@@ -4,6 +4,7 @@
 //! before anything is commanded. A plan that fails the check is not flown.
 
 use super::connect::Refusal;
+use super::replan::{AirspaceWatch, Replan};
 use super::start::fix_and_home;
 use crate::mission_plan::{PlanInput, check_plan, read_autopilot_airspace};
 use alpha3_core::config::Config;
@@ -34,17 +35,20 @@ pub struct PlanNote {
     pub check: MissionCheck,
 }
 
-/// The scenario to fly on `link`, and the plan's note when it came from a plan.
+/// The scenario to fly on `link`; from a plan, also its note and the watch that keeps its
+/// airspace true when the autopilot's own plans change during the episode.
 pub async fn mission_on(
     link: &HilLink,
     source: MissionSource<'_>,
     config: &Config,
-) -> Result<(Scenario, Option<PlanNote>), Refusal> {
+) -> Result<(Scenario, Option<PlanNote>, Option<AirspaceWatch>), Refusal> {
     let (input, file) = match source {
-        MissionSource::Scenario(s) => return Ok((s.clone(), None)),
+        MissionSource::Scenario(s) => return Ok((s.clone(), None, None)),
         MissionSource::Plan { input, file } => (input, file),
     };
     let snap = fix_and_home(link).await.map_err(Refusal::Start)?;
+    // Counted before the download: a change while it runs is read again at the first turn.
+    let changes = link.status().plan_changes;
     let autopilot = read_autopilot_airspace(link)
         .await
         .map_err(|e| Refusal::Plan(e.to_string()))?;
@@ -98,5 +102,13 @@ pub async fn mission_on(
         sources: checked.planned.sources,
         check: checked.check,
     };
-    Ok((checked.planned.scenario, Some(note)))
+    let watch = AirspaceWatch::new(
+        Replan {
+            input: input.clone(),
+            config: config.clone(),
+            at,
+        },
+        changes,
+    );
+    Ok((checked.planned.scenario, Some(note), Some(watch)))
 }

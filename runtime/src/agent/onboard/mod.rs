@@ -9,6 +9,8 @@
 //! - [`kit`]: what the episode is flown with besides the vehicle ([`EpisodeKit`]);
 //! - [`start`]: readiness, a vehicle left in the air, the anchor, the spawn point;
 //! - [`note`]: the record header's `vehicle_link` ([`VehicleLinkNote`]);
+//! - [`replan`]: a plan's airspace made again when the autopilot's own fence or rally points
+//!   change during the episode ([`AirspaceWatch`]);
 //! - [`run`]: the episode itself ([`run_onboard`]).
 
 pub mod connect;
@@ -16,6 +18,7 @@ pub mod connection;
 pub mod kit;
 pub mod mission_source;
 pub mod note;
+pub mod replan;
 pub mod run;
 pub mod start;
 
@@ -27,5 +30,6 @@ pub use connection::{Connection, foreign_note};
 pub use kit::{EpisodeKit, OnboardError, episode_kit, episode_parts};
 pub use mission_source::{MissionSource, PlanNote};
 pub use note::{BatterySource, VehicleLinkNote};
+pub use replan::{AirspaceNews, AirspaceWatch, Replan};
 pub use run::{OnboardEnd, OnboardKit, OnboardVehicle, run_onboard};
 pub use start::{anchor_mission, bring_to_start, settle_on_ground, wait_ready_to_fly};

@@ -69,6 +69,7 @@ where
         sources,
     } = kit;
     let mut side = LinkedVehicle::new(vehicle.link, world, operator, sources);
+    side.watch_airspace(vehicle.airspace);
     let driven = drive(&mut side, &mut gate, &settings, recorder).await;
     let unheard = side.close_operator().await.event();
     let end_ms = side.now_ms();

@@ -4,7 +4,7 @@
 A3.views.push((function () {
   var rows = [], current = -1;
   var LABEL = { operator: 'operator', agent: 'agent', generation: 'generation', verdict: 'verdict',
-    observation: 'observation', watchdog: 'watchdog', violation: 'VIOLATION', unheard: 'unheard', end: 'end' };
+    observation: 'observation', watchdog: 'watchdog', airspace: 'airspace changed', violation: 'VIOLATION', unheard: 'unheard', end: 'end' };
   function init(d) {
     var host = document.getElementById('dialogue');
     d.dialogue.forEach(function (e) {

@@ -51,3 +51,8 @@ pub fn request(to: Peer, kind: PlanKind, seq: u16, float: bool) -> MavMessage {
         })
     }
 }
+
+/// MISSION_ITEM_REACHED, to every link.
+pub fn reached(seq: u16) -> MavMessage {
+    MavMessage::MISSION_ITEM_REACHED(mav::MISSION_ITEM_REACHED_DATA { seq })
+}

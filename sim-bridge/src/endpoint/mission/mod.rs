@@ -31,7 +31,7 @@ mod server;
 pub use item::Item;
 pub use kind::PlanKind;
 pub use outbox::Output;
-pub use server::{MissionServer, Situation};
+pub use server::{MissionServer, Progress, Situation};
 
 #[cfg(test)]
 mod tests;

@@ -22,6 +22,22 @@ pub struct Situation {
     /// The vehicle is in a mode that flies the mission (PX4: Mission, Takeoff, Land;
     /// ArduPilot: AUTO): MISSION_CURRENT's `mission_mode`.
     pub mission_mode: bool,
+    /// How far the vehicle has flown the mission: MISSION_CURRENT's `mission_state`.
+    pub progress: Progress,
+}
+
+/// Where the vehicle stands in flying the stored mission (MISSION-FACTS §1 MISSION_CURRENT).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Progress {
+    /// Not started since it was uploaded.
+    #[default]
+    Idle,
+    /// Being flown.
+    Active,
+    /// Left part-way (PX4: another mode; ArduPilot: AUTO left, the mission stopped).
+    Paused,
+    /// Its last item is done.
+    Complete,
 }
 
 #[derive(Debug, Clone)]
@@ -146,6 +162,28 @@ impl MissionServer {
         match &self.protocol {
             Protocol::Px4(p) => p.mission_current(&self.plans, situation),
             Protocol::ArduPilot(p) => p.mission_current(&self.plans, situation),
+        }
+    }
+
+    /// The mission's current item as MISSION_CURRENT numbers it (ArduPilot: seq 0 is home).
+    pub fn current_seq(&self) -> u16 {
+        self.plans.current_seq()
+    }
+
+    /// The vehicle moved on to mission item `seq` (PX4 then sends MISSION_CURRENT at once).
+    pub fn set_current(&mut self, seq: u16) {
+        self.plans.set_current_seq(seq);
+        if let Protocol::Px4(p) = &mut self.protocol {
+            p.current_moved();
+        }
+    }
+
+    /// The vehicle reached mission item `seq`: MISSION_ITEM_REACHED to every link (PX4 repeats
+    /// it with MISSION_CURRENT, MM:524-557).
+    pub fn reached(&mut self, seq: u16) {
+        match &mut self.protocol {
+            Protocol::Px4(p) => p.reached(seq, &mut self.out),
+            Protocol::ArduPilot(_) => self.out.broadcast(super::messages::reached(seq)),
         }
     }
 

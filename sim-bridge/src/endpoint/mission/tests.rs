@@ -41,6 +41,7 @@ impl Bench {
                     alt_amsl_m: 488.0,
                 }),
                 mission_mode: false,
+                progress: Progress::Idle,
             },
             now_us: 1_000_000,
             sent: Vec::new(),

@@ -19,7 +19,7 @@ use super::kind::PlanKind;
 use super::outbox::Outbox;
 use super::peer::Peer;
 use super::plans::Plans;
-use super::{Situation, item::Received, messages};
+use super::{Progress, Situation, item::Received, messages};
 use crate::endpoint::codec::mav::{self, MavMissionResult, MavMissionType, MissionState};
 use crate::endpoint::codec::{COMP_AUTOPILOT, MavMessage};
 
@@ -185,11 +185,12 @@ fn mission_current_with(plans: &Plans, situation: &Situation, seq: u16) -> MavMe
     MavMessage::MISSION_CURRENT(mav::MISSION_CURRENT_DATA {
         seq,
         total: u16::try_from(count.saturating_sub(1)).unwrap_or(u16::MAX),
-        // `present()`: more than home. The world flies no AUTO missions.
-        mission_state: if count > 1 {
-            MissionState::MISSION_STATE_NOT_STARTED
-        } else {
-            MissionState::MISSION_STATE_NO_MISSION
+        // `present()`: more than home; a stopped mission is NOT_STARTED, never PAUSED.
+        mission_state: match situation.progress {
+            _ if count <= 1 => MissionState::MISSION_STATE_NO_MISSION,
+            Progress::Active => MissionState::MISSION_STATE_ACTIVE,
+            Progress::Complete => MissionState::MISSION_STATE_COMPLETE,
+            Progress::Idle | Progress::Paused => MissionState::MISSION_STATE_NOT_STARTED,
         },
         mission_mode: u8::from(situation.mission_mode),
         mission_id: 0,

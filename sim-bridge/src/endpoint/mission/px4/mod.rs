@@ -17,7 +17,7 @@ use super::kind::PlanKind;
 use super::outbox::Outbox;
 use super::peer::Peer;
 use super::plans::Plans;
-use super::{Situation, item::Received, messages};
+use super::{Progress, Situation, item::Received, messages};
 use crate::endpoint::codec::mav::{self, MavMissionResult, MavMissionType, MissionState};
 use crate::endpoint::codec::{COMP_AUTOPILOT, MavMessage};
 
@@ -33,6 +33,8 @@ const CURRENT_PERIOD_US: u64 = 1_000_000;
 const CAPS: [u16; 3] = [10_000, 64, 32];
 /// MAV_COMP_ID_MISSIONPLANNER: PX4 takes mission messages addressed to it too.
 const COMP_MISSIONPLANNER: u8 = 190;
+/// PX4 repeats MISSION_ITEM_REACHED this many times after the first, at 1 Hz.
+const REACHED_REPEATS: u8 = 10;
 
 #[derive(Debug, Clone)]
 enum State {
@@ -97,6 +99,8 @@ pub(super) struct Px4Protocol {
     current_moved: bool,
     /// MISSION_CURRENT's state as last computed (PX4 keeps it when no rule applies).
     state: MissionState,
+    /// The last item reached and how often MISSION_ITEM_REACHED was repeated since.
+    reached: Option<(u16, u8)>,
 }
 
 impl Px4Protocol {
@@ -108,7 +112,23 @@ impl Px4Protocol {
             next_current_us: 0,
             current_moved: false,
             state: MissionState::MISSION_STATE_UNKNOWN,
+            reached: None,
         }
+    }
+
+    /// The vehicle moved the current item: MISSION_CURRENT goes out at the next step.
+    pub fn current_moved(&mut self) {
+        self.current_moved = true;
+    }
+
+    /// Item `seq` reached: MISSION_ITEM_REACHED now when it is news, then again with each
+    /// 1 Hz MISSION_CURRENT, 10 times (MM:524-557).
+    pub fn reached(&mut self, seq: u16, out: &mut Outbox) {
+        if self.reached.is_some_and(|(last, _)| last == seq) {
+            return;
+        }
+        self.reached = Some((seq, 0));
+        out.broadcast(messages::reached(seq));
     }
 
     /// PX4's `CHECK_SYSID_COMPID_MISSION`: our system exactly (not broadcast), and our
@@ -278,6 +298,12 @@ impl Px4Protocol {
             self.next_current_us = now.saturating_add(CURRENT_PERIOD_US);
             let current = self.mission_current(ctx.plans, situation);
             ctx.out.broadcast(current);
+            if let Some((seq, sent)) = &mut self.reached
+                && *sent < REACHED_REPEATS
+            {
+                *sent += 1;
+                ctx.out.broadcast(messages::reached(*seq));
+            }
         }
     }
 
@@ -300,13 +326,17 @@ impl Px4Protocol {
     }
 
     /// MISSION_CURRENT's state (`update_mission_state`, MM:1917-1958): NO_MISSION without a
-    /// mission, ACTIVE in a mission mode, NOT_STARTED at item 0, else as it was. The world flies
-    /// no missions, so nothing is ever PAUSED or COMPLETE.
+    /// mission, COMPLETE once flown, ACTIVE in a mission mode, PAUSED when left part-way,
+    /// NOT_STARTED at item 0, else as it was.
     fn mission_state(&self, plans: &Plans, situation: &Situation) -> MissionState {
         if plans.count(PlanKind::Mission) == 0 {
             MissionState::MISSION_STATE_NO_MISSION
+        } else if situation.progress == Progress::Complete {
+            MissionState::MISSION_STATE_COMPLETE
         } else if situation.mission_mode {
             MissionState::MISSION_STATE_ACTIVE
+        } else if situation.progress == Progress::Paused {
+            MissionState::MISSION_STATE_PAUSED
         } else if plans.current_seq() < 1 {
             MissionState::MISSION_STATE_NOT_STARTED
         } else {
