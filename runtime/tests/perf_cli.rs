@@ -133,3 +133,36 @@ fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
     }
     assert!(v["llm"]["model"].as_str().is_some_and(|m| !m.is_empty()));
 }
+
+/// `--under-load`: the 50 Hz safety tick idle, with the model decoding at normal priority, and
+/// with it lowered; each way ticked, timed, and (busy) the model really decoding.
+#[test]
+fn under_load_times_the_safety_tick_idle_and_beside_the_decoding_model() {
+    let Some(model) = test_model() else { return };
+    let out = alpha3()
+        .args(["perf", "--quick", "--json", "--no-llm"])
+        .args(["--under-load", "0.5"])
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "--under-load without a model is refused"
+    );
+    let out = alpha3()
+        .args(["perf", "--quick", "--json", "--model"])
+        .arg(&model)
+        .args(["--under-load", "0.5"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_str(&ok(&out)).unwrap();
+    for way in ["idle", "busy_normal", "busy_low"] {
+        let ticks = positive(&v, &format!("/under_load/{way}/ticks"));
+        assert!(ticks >= 20.0, "{way}: {ticks} ticks in 0.5 s at 50 Hz");
+        positive(&v, &format!("/under_load/{way}/gate_p50_us"));
+        let p50 = v.pointer(&format!("/under_load/{way}/late_p50_us"));
+        assert!(p50.and_then(Value::as_f64).is_some(), "{way}: {v:#}");
+    }
+    positive(&v, "/under_load/busy_normal/decode_tps");
+    positive(&v, "/under_load/busy_low/decode_tps");
+    assert!(v["under_load"]["idle"]["decode_tps"].is_null());
+}

@@ -27,6 +27,11 @@ pub struct PerfArgs {
     /// Threads for the model.
     #[arg(long, default_value_t = 2)]
     pub threads: u32,
+    /// Also time a 50 Hz safety tick (sleep to its deadline, then the gate) for this many
+    /// seconds each: idle, with the model decoding on every core at normal priority, and with
+    /// the model's threads lowered as the runtime runs them. Needs a model.
+    #[arg(long, value_name = "SECONDS")]
+    pub under_load: Option<f64>,
 }
 
 pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
@@ -49,11 +54,20 @@ pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
         crate::episode_setup::EpisodeSettings::default().deadline_ms,
         |p| p.deadline_ms,
     );
+    if let Some(s) = args.under_load {
+        if !(0.1..=3600.0).contains(&s) {
+            anyhow::bail!("--under-load {s} is not in [0.1, 3600] seconds");
+        }
+        if model.is_none() {
+            anyhow::bail!("--under-load needs a model (--model, ALPHA3_MODEL or a llama config)");
+        }
+    }
     let options = PerfOptions {
         quick: args.quick,
         model,
         threads: args.threads,
         deadline_ms,
+        under_load_s: args.under_load,
     };
     let report = super::on_current_thread(async { anyhow::Ok(measure(&options).await?) })?;
     if args.json {

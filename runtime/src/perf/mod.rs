@@ -11,12 +11,14 @@ mod mavlink;
 mod scene;
 pub mod stats;
 mod table;
+mod under_load;
 mod world;
 
 pub use gate::GateFigures;
 pub use llm::LlmFigures;
 pub use mavlink::MavlinkFigures;
 pub use scene::{Scene, busiest_scenario};
+pub use under_load::{TickFigures, UnderLoadFigures};
 pub use world::WorldFigures;
 
 use serde::Serialize;
@@ -32,6 +34,9 @@ pub struct PerfOptions {
     pub threads: u32,
     /// The decision deadline the LLM figures are judged against.
     pub deadline_ms: u64,
+    /// Seconds of the safety tick each way (idle, model at normal priority, model lowered),
+    /// the model decoding on every core; none: not measured.
+    pub under_load_s: Option<f64>,
 }
 
 /// Why a measurement could not run.
@@ -68,6 +73,8 @@ pub struct PerfReport {
     pub mavlink: MavlinkFigures,
     /// `null` when no model is configured.
     pub llm: Option<LlmFigures>,
+    /// The safety tick while the model decodes (`--under-load`); `null` when not measured.
+    pub under_load: Option<UnderLoadFigures>,
     pub checks: Vec<Check>,
 }
 
@@ -92,6 +99,13 @@ pub async fn run(o: &PerfOptions) -> Result<PerfReport, PerfError> {
         Some(m) => Some(llm::measure(m, o.threads, o.quick).await?),
         None => None,
     };
+    let under_load = match (&o.model, o.under_load_s) {
+        (Some(m), Some(secs)) => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+            Some(under_load::measure(m, cores, secs)?)
+        }
+        _ => None,
+    };
     let checks = checks(&gate, &world, &mavlink, llm.as_ref(), o.deadline_ms);
     Ok(PerfReport {
         alpha3_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -104,6 +118,7 @@ pub async fn run(o: &PerfOptions) -> Result<PerfReport, PerfError> {
         world,
         mavlink,
         llm,
+        under_load,
         checks,
     })
 }

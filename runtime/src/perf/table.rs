@@ -83,6 +83,37 @@ pub fn render(r: &PerfReport) -> String {
         }
         None => row("LLM", "no model".to_string()),
     }
+    if let Some(u) = &r.under_load {
+        for (name, t) in [
+            ("idle", &u.idle),
+            ("LLM normal", &u.busy_normal),
+            ("LLM lowered", &u.busy_low),
+        ] {
+            row(
+                &format!(
+                    "{} Hz tick late p50/p99/max µs ({name})",
+                    1000 / u.period_ms.max(1)
+                ),
+                format!(
+                    "{:.0}/{:.0}/{:.0}",
+                    t.late_p50_us, t.late_p99_us, t.late_max_us
+                ),
+            );
+            row(
+                &format!("tick gate work p50/p99/max µs ({name})"),
+                format!(
+                    "{:.0}/{:.0}/{:.0}",
+                    t.gate_p50_us, t.gate_p99_us, t.gate_max_us
+                ),
+            );
+            if let Some(tps) = t.decode_tps {
+                row(
+                    &format!("decode meanwhile, tokens/s ({name})"),
+                    format!("{tps:.1}"),
+                );
+            }
+        }
+    }
     let _ = writeln!(s);
     for c in &r.checks {
         let _ = writeln!(

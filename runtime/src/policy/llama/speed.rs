@@ -318,6 +318,7 @@ fn reference_thread(
     inbox: &mpsc::Receiver<RefJob>,
 ) {
     let err = |e: &dyn std::fmt::Display| LlamaError::Decode(e.to_string());
+    super::worker::lower_priority(o);
     let setup = (|| {
         let backend = backend()?;
         let model =
@@ -332,15 +333,7 @@ fn reference_thread(
             return;
         }
     };
-    let t = i32::try_from(o.threads).unwrap_or(2);
-    let params = LlamaContextParams::default()
-        .with_n_ctx(NonZeroU32::new(o.context_tokens))
-        .with_n_batch(o.batch_tokens)
-        .with_n_ubatch(o.batch_tokens)
-        .with_n_threads(t)
-        .with_n_threads_batch(t)
-        .with_swa_full(true);
-    let mut ctx = match model.new_context(backend, params) {
+    let mut ctx = match model.new_context(backend, reference_params(o)) {
         Ok(c) => c,
         Err(e) => {
             let _ = ready.send(Err(err(&e)));
@@ -359,6 +352,53 @@ fn reference_thread(
         ));
     }
 }
+
+/// The context the reference loop decodes in: the same settings as ours (threads, context
+/// size, batch, full sliding-window cache).
+fn reference_params(o: &LlamaOptions) -> LlamaContextParams {
+    let t = i32::try_from(o.threads).unwrap_or(2);
+    LlamaContextParams::default()
+        .with_n_ctx(NonZeroU32::new(o.context_tokens))
+        .with_n_batch(o.batch_tokens)
+        .with_n_ubatch(o.batch_tokens)
+        .with_n_threads(t)
+        .with_n_threads_batch(t)
+        .with_swa_full(true)
+}
+
+/// Decodes on `o`'s model, threads and priority until `stop` is set, as a busy agent loads the
+/// machine — on the calling thread, which `o.priority` schedules first. `decoding` is told once
+/// the model is loaded and the first tokens are decoded. Returns tokens decoded and seconds.
+pub fn decode_until(
+    o: &LlamaOptions,
+    stop: &std::sync::atomic::AtomicBool,
+    decoding: &mpsc::Sender<()>,
+) -> Result<(u64, f64), LlamaError> {
+    let err = |e: &dyn std::fmt::Display| LlamaError::Decode(e.to_string());
+    super::worker::lower_priority(o);
+    let backend = backend()?;
+    let model = LlamaModel::load_from_file(backend, &o.model_path, &LlamaModelParams::default())
+        .map_err(|e| err(&e))?;
+    let mut ctx = model
+        .new_context(backend, reference_params(o))
+        .map_err(|e| err(&e))?;
+    let (mut tokens, mut told) = (0u64, false);
+    let started = Instant::now();
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        ctx.clear_kv_cache();
+        reference_decode(&model, &mut ctx, o.batch_tokens, LOAD_PROMPT, 32)?;
+        tokens += 32;
+        if !told {
+            let _ = decoding.send(());
+            told = true;
+        }
+    }
+    Ok((tokens, started.elapsed().as_secs_f64()))
+}
+
+/// What the load decodes after: a mission turn's opening, as an agent's prompt starts.
+const LOAD_PROMPT: &str = "You fly a quadrotor on a delivery. Telemetry: position 102, 70, 32 m; \
+     battery 81 %; link good. Decide the next action as JSON.";
 
 /// llama.cpp's `simple` example loop (as in `llama-cpp-2`'s examples): tokenize, decode the
 /// prompt, then sample and decode one token at a time — on its own model and a context with the

@@ -51,6 +51,8 @@ pub struct LlamaOptions {
     pub seed: u32,
     /// Constrain decoding to the turn schema (on unless measuring free decoding).
     pub constrained: bool,
+    /// How the inference threads are scheduled: below the safety path unless measuring.
+    pub priority: super::priority::InferencePriority,
 }
 
 impl LlamaOptions {
@@ -65,6 +67,7 @@ impl LlamaOptions {
             temperature: 0.0,
             seed: 42,
             constrained: true,
+            priority: super::priority::InferencePriority::Low,
         }
     }
 
@@ -91,6 +94,7 @@ impl LlamaOptions {
             temperature: cfg.temperature,
             seed: cfg.seed,
             constrained: true,
+            priority: super::priority::InferencePriority::Low,
         })
     }
 }

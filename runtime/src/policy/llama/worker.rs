@@ -35,6 +35,7 @@ pub(super) fn worker(
     inbox: mpsc::Receiver<Job>,
 ) {
     let started = std::time::Instant::now();
+    lower_priority(&opts);
     let setup = (|| {
         let backend = backend()?;
         let model =
@@ -146,4 +147,14 @@ pub fn backend() -> Result<&'static LlamaBackend, LlamaError> {
         })
         .as_ref()
         .map_err(|e| LlamaError::Backend(e.clone()))
+}
+
+/// Schedules this inference thread (and the compute threads llama.cpp starts from it) as
+/// `opts` says, before the model loads; a refusal is logged, not fatal: the model then runs as
+/// the process does.
+pub(super) fn lower_priority(opts: &LlamaOptions) {
+    match super::priority::apply(opts.priority) {
+        Ok(how) => tracing::debug!(%how, "inference threads scheduled"),
+        Err(e) => tracing::warn!("inference threads keep the process's priority: {e}"),
+    }
 }
