@@ -51,6 +51,9 @@ pub struct PlannedMission {
     /// The plan's last flown item is a return to launch: the vehicle is to be brought home and
     /// landed after its last waypoint, not left hovering there.
     pub ends_with_return: bool,
+    /// The plan's last flown item is a landing (NAV_LAND): the vehicle lands where its last
+    /// waypoint is (the landing's position, when it has one) after reaching it.
+    pub ends_with_landing: bool,
 }
 
 /// Time a plan is given: its path at cruise speed three times over plus two minutes, capped at
@@ -75,7 +78,26 @@ pub fn plan_scenario(
     let waypoints = waypoints(plan.items, &frame, at, limits, &mut sources)?;
     let geofence = inclusion(plan.fence, autopilot, &frame, &mut sources)?;
     let no_fly_zones = exclusions(plan.fence, autopilot, &frame, &mut sources);
-    let emergency_sites = landing_sites(plan, autopilot, &frame, &mut sources);
+    let mut emergency_sites = landing_sites(plan, autopilot, &frame, &mut sources);
+    let last_flown = plan
+        .items
+        .iter()
+        .rev()
+        .find(|i| matches!(handling(i), Handling::Flown(_)));
+    let ends_with_landing =
+        last_flown.is_some_and(|i| handling(i) == Handling::Flown(Flight::Land));
+    // The plan's own landing place is a place to land: where its last waypoint is.
+    if ends_with_landing
+        && let (Some(item), Some(w)) = (last_flown, waypoints.last())
+        && !emergency_sites
+            .iter()
+            .any(|s| libm::hypot(s[0] - w[0], s[1] - w[1]) < 1.0)
+    {
+        emergency_sites.push([w[0], w[1], 0.0]);
+        sources
+            .landing_sites
+            .push(format!("plan item {} (NAV_LAND)", item.seq));
+    }
     let (min_m, max_m) = band(autopilot, limits, &mut sources);
 
     let mut path_m = 0.0;
@@ -174,16 +196,12 @@ pub fn plan_scenario(
         }
         return Err(PlanMissionError::Unflyable { problems });
     }
-    let ends_with_return = plan
-        .items
-        .iter()
-        .rev()
-        .find(|i| matches!(handling(i), Handling::Flown(_)))
-        .is_some_and(|i| handling(i) == Handling::Flown(Flight::ReturnToLaunch));
     Ok(PlannedMission {
         scenario,
         sources,
-        ends_with_return,
+        ends_with_return: last_flown
+            .is_some_and(|i| handling(i) == Handling::Flown(Flight::ReturnToLaunch)),
+        ends_with_landing,
     })
 }
 
@@ -217,6 +235,23 @@ fn waypoints(
             continue;
         }
         if flight == Flight::Land {
+            // A landing at a position: fly there at the altitude of the way in, and land at the
+            // end (`PlannedMission::ends_with_landing`). One with no position lands where the
+            // vehicle is.
+            let there = item
+                .lat_lon_deg()
+                .filter(|(lat, lon)| !(*lat == 0.0 && *lon == 0.0))
+                .map(|(lat, lon)| {
+                    frame.to_enu(Geo {
+                        lat_deg: lat,
+                        lon_deg: lon,
+                        alt_amsl_m: at.home.alt_amsl_m,
+                    })
+                });
+            if let (Some(p), Some(prev)) = (there, out.last().copied()) {
+                out.push([p.x, p.y, prev[2]]);
+                sources.waypoint_items.push(item.seq);
+            }
             continue;
         }
         let Some(alt) = item.altitude() else { continue };

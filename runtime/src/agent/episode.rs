@@ -6,7 +6,7 @@ use super::flight::Flight;
 use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use super::traffic::PlansCopy;
-use crate::episode_setup::EpisodeSettings;
+use crate::episode_setup::{AfterSuccess, EpisodeSettings};
 use crate::policy::steer::MissionFacts;
 use crate::policy::{DecisionContext, Policy};
 use crate::recorder::{Recorder, RecorderError};
@@ -162,9 +162,18 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         {
             out.success = flight.side.world().mission_report().task_outcome() >= 1.0;
             out.reason = reason;
-            if !out.success || settings.land_after_success {
+            let end = if out.success {
+                settings.after_success
+            } else {
+                AfterSuccess::ReturnAndLand
+            };
+            if end != AfterSuccess::Stay {
                 flight
-                    .hand_over(settings.watchdog.handover_max_ms, &settings.handover_cut)
+                    .hand_over(
+                        settings.watchdog.handover_max_ms,
+                        &settings.handover_cut,
+                        end == AfterSuccess::Land,
+                    )
                     .await?;
             }
             return Ok(());

@@ -10,7 +10,8 @@
 //! (watchdog steps with the cause `episodeended`, truth, link, violations), before the
 //! termination line. A successful episode ends where its mission ends, under the agent's last
 //! command — unless its mission ends with a return (a plan's RTL item,
-//! `EpisodeSettings::land_after_success`): then the same return and landing follow it.
+//! `EpisodeSettings::after_success`): then the same return and landing follow it; or with a
+//! landing (NAV_LAND): then the failsafe's landing where the vehicle is.
 
 use super::flight::Flight;
 use super::interruption::Interruption;
@@ -24,11 +25,13 @@ use alpha3_core::vehicle::VehicleLink;
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
     /// Hands a vehicle still in the air at the end of an unsuccessful episode (or of a plan that
     /// ends with a return) to the failsafe and runs episode time until it is down or `max_ms`
-    /// has passed (0: not at all).
+    /// has passed (0: not at all). `land_here`: a plan that ends with a landing — the
+    /// failsafe's landing where the vehicle is, not its ladder from the return.
     pub(super) async fn hand_over(
         &mut self,
         max_ms: u64,
         cut: &HandoverCut,
+        land_here: bool,
     ) -> Result<(), Interruption> {
         let snapshot = self.side.snapshot();
         if max_ms == 0 || !snapshot.is_airborne() {
@@ -45,7 +48,12 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             FlightMode::Land => Some(FailsafeStep::Land),
             _ => None,
         };
-        if let WatchdogAction::Step(step) = self.watchdog.episode_ended(now, under_way) {
+        if land_here && under_way != Some(FailsafeStep::Land) {
+            // The plan's own end: its landing, here above its landing place. The watchdog
+            // takes it as its land step, for the episode's end.
+            let _ = self.watchdog.episode_ended(now, Some(FailsafeStep::Land));
+            self.take_step(&snapshot, now, FailsafeStep::Land).await?;
+        } else if let WatchdogAction::Step(step) = self.watchdog.episode_ended(now, under_way) {
             self.take_step(&snapshot, now, step).await?;
         }
         let until = now.saturating_add(max_ms);

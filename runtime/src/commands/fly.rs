@@ -20,6 +20,7 @@ use crate::agent::onboard::{
     check_address, connect_vehicle_for, episode_kit, free_tlog_path, run_onboard,
 };
 use crate::agent::{LinkedVehicle, OperatorSource, Sources, run_episode_on};
+use crate::episode_setup::AfterSuccess;
 use crate::exit::{self, Halt, Stop};
 use crate::operator_channel::{OperatorChannel, OperatorSocket};
 use crate::record_header::{EpisodeIdentity, header_event, initial_state};
@@ -164,12 +165,13 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
             return Err(e.into());
         }
     };
-    // A plan that ends with a return to launch ends with the vehicle landed at home.
-    settings.land_after_success = connected
-        .note
-        .plan
-        .as_ref()
-        .is_some_and(|p| p.ends_with_return);
+    // A plan that ends with a return to launch ends with the vehicle landed at home; one that
+    // ends with a landing, landed at its last waypoint.
+    settings.after_success = match connected.note.plan.as_ref() {
+        Some(p) if p.ends_with_return => AfterSuccess::ReturnAndLand,
+        Some(p) if p.ends_with_landing => AfterSuccess::Land,
+        _ => AfterSuccess::Stay,
+    };
     let resumed = record.exists();
     let mut recorder = if resumed {
         let (r, parsed) = Recorder::resume(&record)?;

@@ -10,5 +10,5 @@ mod vehicle;
 
 pub use handover_cut::HandoverCut;
 pub use plans::{known_plans, plans_over};
-pub use settings::EpisodeSettings;
+pub use settings::{AfterSuccess, EpisodeSettings};
 pub use vehicle::{profile_for_scenario, shipped_vehicle};

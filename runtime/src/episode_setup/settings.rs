@@ -22,10 +22,21 @@ pub struct EpisodeSettings {
     pub watchdog: WatchdogConfig,
     /// Set from outside to stop waiting for the failsafe's landing (the process is stopping).
     pub handover_cut: HandoverCut,
-    /// Hand the vehicle to the failsafe's return and landing after a *successful* episode too:
-    /// a plan that ends with a return to launch (`fly --plan`). Off for benchmark missions,
-    /// which end where their last waypoint is, as α3-Bench's do.
-    pub land_after_success: bool,
+    /// What follows a *successful* episode: nothing for benchmark missions, which end where
+    /// their last waypoint is, as α3-Bench's do; a plan's own end (`fly --plan`) otherwise.
+    pub after_success: AfterSuccess,
+}
+
+/// What the vehicle does once the mission is complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AfterSuccess {
+    /// Left where the last waypoint is, under the agent's last command.
+    #[default]
+    Stay,
+    /// The failsafe's return and landing at home: a plan ending with a return to launch.
+    ReturnAndLand,
+    /// A landing where it is, above the last waypoint: a plan ending with a landing.
+    Land,
 }
 
 impl EpisodeSettings {
@@ -49,7 +60,7 @@ impl EpisodeSettings {
             turn_budget_ms: defaults.turn_budget_ms,
             link_lost_terminate_ms: defaults.link_lost_terminate_ms,
             handover_cut: HandoverCut::default(),
-            land_after_success: false,
+            after_success: AfterSuccess::Stay,
         }
     }
 }
@@ -85,7 +96,7 @@ impl Default for EpisodeSettings {
                 handover_max_ms: 600_000,
             },
             handover_cut: HandoverCut::default(),
-            land_after_success: false,
+            after_success: AfterSuccess::Stay,
         }
     }
 }

@@ -31,6 +31,9 @@ pub struct PlanNote {
     pub file: String,
     /// The plan ends with a return to launch: the episode ends with the vehicle landed at home.
     pub ends_with_return: bool,
+    /// The plan ends with a landing: the episode ends with the vehicle landed at its last
+    /// waypoint.
+    pub ends_with_landing: bool,
     pub sources: AirspaceSources,
     pub check: MissionCheck,
 }
@@ -99,6 +102,7 @@ pub async fn mission_on(
     let note = PlanNote {
         file: file.to_string(),
         ends_with_return: checked.planned.ends_with_return,
+        ends_with_landing: checked.planned.ends_with_landing,
         sources: checked.planned.sources,
         check: checked.check,
     };
