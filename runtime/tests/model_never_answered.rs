@@ -8,10 +8,9 @@
 
 mod sitl_support;
 
-use alpha3_core::record::Event;
 use alpha3_sim::endpoint::{BootTiming, Endpoint, EndpointOptions, EndpointTransport, LinkOptions};
 use alpha3_sim::{World, WorldOptions};
-use sitl_support::{alpha3, events, free_udp_port, root, short_scenario};
+use sitl_support::{alpha3, ended, events, free_udp_port, root, short_scenario};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -103,16 +102,7 @@ fn the_record(out: &Path) -> PathBuf {
 }
 
 fn termination(record: &Path) -> (String, bool) {
-    events(record)
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            Event::Termination {
-                reason, success, ..
-            } => Some((reason.clone(), *success)),
-            _ => None,
-        })
-        .expect("the record has a termination")
+    ended(&events(record))
 }
 
 /// `alpha3 score --out DIR RECORD`: the leaderboard's valid count of the record's run.

@@ -15,7 +15,7 @@ use alpha3_core::record::Event;
 use serde_json::Value;
 use sitl_support::*;
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Child;
 
 const ZURICH: Geo = Geo {
     lat_deg: 47.397742,
@@ -29,45 +29,9 @@ fn sim_vehicle(scenario: &Path, n: u16) -> Child {
     sim_vehicle_as(scenario, n, &["--speed-factor", "4"])
 }
 
-fn sim_vehicle_as(scenario: &Path, n: u16, extra: &[&str]) -> Child {
-    alpha3()
-        .args(["sim-vehicle", "--scenario"])
-        .arg(scenario)
-        .args(["--instance", &n.to_string()])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 fn stop(mut child: Child) {
     let _ = child.kill();
     let _ = child.wait();
-}
-
-fn anchor_of(events: &[Event]) -> Value {
-    let Some(Event::Header { config, .. }) = events.first() else {
-        panic!("no header")
-    };
-    config["vehicle_link"]["anchor"].clone()
-}
-
-fn geo(v: &Value) -> Geo {
-    serde_json::from_value(v.clone()).unwrap()
-}
-
-fn ended(events: &[Event]) -> (String, bool) {
-    events
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            Event::Termination {
-                reason, success, ..
-            } => Some((reason.clone(), *success)),
-            _ => None,
-        })
-        .expect("the record ends")
 }
 
 #[test]

@@ -17,48 +17,11 @@
 
 mod sitl_support;
 
-use alpha3_core::frames::{Geo, LocalFrame};
+use alpha3_core::frames::LocalFrame;
 use alpha3_core::record::Event;
 use serde_json::Value;
 use sitl_support::*;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
-
-fn sim_vehicle(scenario: &Path, n: u16, faults: &[&str]) -> Child {
-    alpha3()
-        .args(["sim-vehicle", "--scenario"])
-        .arg(scenario)
-        .args(["--instance", &n.to_string(), "--speed-factor", "4"])
-        .args(faults)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
-fn anchor_of(events: &[Event]) -> Value {
-    let Some(Event::Header { config, .. }) = events.first() else {
-        panic!("no header")
-    };
-    config["vehicle_link"]["anchor"].clone()
-}
-
-fn geo(v: &Value) -> Geo {
-    serde_json::from_value(v.clone()).unwrap()
-}
-
-fn ended(events: &[Event]) -> (String, bool) {
-    events
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            Event::Termination {
-                reason, success, ..
-            } => Some((reason.clone(), *success)),
-            _ => None,
-        })
-        .expect("the record ends")
-}
 
 /// Runs `alpha3 sitl` over `scenarios` against sim-vehicle instance `n` with `faults`; returns
 /// the records (in file-name order), the exit status and the stderr.
@@ -70,7 +33,11 @@ fn sitl(
 ) -> (Vec<Vec<Event>>, bool, String) {
     let port = 14540 + n;
     let config = write_config(dir, port, "");
-    let mut vehicle = sim_vehicle(&scenarios[0], n, faults);
+    let mut vehicle = sim_vehicle_as(
+        &scenarios[0],
+        n,
+        &[&["--speed-factor", "4"], faults].concat(),
+    );
     let out = dir.join("out");
     let mut run = alpha3();
     run.arg("sitl");

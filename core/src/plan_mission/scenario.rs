@@ -238,17 +238,7 @@ fn waypoints(
             // A landing at a position: fly there at the altitude of the way in, and land at the
             // end (`PlannedMission::ends_with_landing`). One with no position lands where the
             // vehicle is.
-            let there = item
-                .lat_lon_deg()
-                .filter(|(lat, lon)| !(*lat == 0.0 && *lon == 0.0))
-                .map(|(lat, lon)| {
-                    frame.to_enu(Geo {
-                        lat_deg: lat,
-                        lon_deg: lon,
-                        alt_amsl_m: at.home.alt_amsl_m,
-                    })
-                });
-            if let (Some(p), Some(prev)) = (there, out.last().copied()) {
+            if let (Some(p), Some(prev)) = (position(item, frame, at), out.last().copied()) {
                 out.push([p.x, p.y, prev[2]]);
                 sources.waypoint_items.push(item.seq);
             }
@@ -271,17 +261,7 @@ fn waypoints(
                 what: "no altitude".into(),
             });
         }
-        let here = item
-            .lat_lon_deg()
-            .filter(|(lat, lon)| !(*lat == 0.0 && *lon == 0.0))
-            .map(|(lat, lon)| {
-                frame.to_enu(Geo {
-                    lat_deg: lat,
-                    lon_deg: lon,
-                    alt_amsl_m: at.home.alt_amsl_m,
-                })
-            });
-        let p = match (flight, here) {
+        let p = match (flight, position(item, frame, at)) {
             (_, Some(p)) => [p.x, p.y, z],
             // PX4 and ArduPilot take off over where the vehicle is when no position is given.
             (Flight::Takeoff, None) => {
@@ -310,6 +290,20 @@ fn waypoints(
         return Err(PlanMissionError::NoWaypoint);
     }
     Ok(out)
+}
+
+/// Where `item` is in the mission's frame (at home's height); none when it names no position
+/// (0°, 0°: the autopilots' "where the vehicle is").
+fn position(item: &MissionItem, frame: &LocalFrame, at: Placement) -> Option<Enu> {
+    item.lat_lon_deg()
+        .filter(|(lat, lon)| !(*lat == 0.0 && *lon == 0.0))
+        .map(|(lat, lon)| {
+            frame.to_enu(Geo {
+                lat_deg: lat,
+                lon_deg: lon,
+                alt_amsl_m: at.home.alt_amsl_m,
+            })
+        })
 }
 
 fn enu_of(frame: &LocalFrame, p: LatLon) -> [f64; 2] {

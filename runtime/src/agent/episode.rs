@@ -148,7 +148,6 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
     };
     let mut lost_since: Option<u64> = None;
     loop {
-        flight.refresh_airspace(&settings.limits).await?;
         let done = flight.agent_turn(policy, &ctx, settings, out).await?;
         let (operator_text, sample) = operator_turn(&mut flight, &done.agent_turn, out).await?;
         let now = flight.side.now_ms();

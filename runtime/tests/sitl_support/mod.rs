@@ -201,3 +201,44 @@ pub fn events(path: &Path) -> Vec<alpha3_core::record::Event> {
         .map(|l| l.event)
         .collect()
 }
+
+/// `alpha3 sim-vehicle` on instance `n` (its companion link sends to 127.0.0.1:14540 + n) with
+/// `extra` arguments (a speed factor, an autopilot, faults).
+pub fn sim_vehicle_as(scenario: &Path, n: u16, extra: &[&str]) -> std::process::Child {
+    alpha3()
+        .args(["sim-vehicle", "--scenario"])
+        .arg(scenario)
+        .args(["--instance", &n.to_string()])
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The mission's anchor, as the record's header names it (`vehicle_link.anchor`).
+pub fn anchor_of(events: &[alpha3_core::record::Event]) -> Value {
+    let Some(alpha3_core::record::Event::Header { config, .. }) = events.first() else {
+        panic!("no header")
+    };
+    config["vehicle_link"]["anchor"].clone()
+}
+
+/// A point of the header's JSON as a [`alpha3_core::frames::Geo`].
+pub fn geo(v: &Value) -> alpha3_core::frames::Geo {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+/// How the record ended: the termination's reason and success.
+pub fn ended(events: &[alpha3_core::record::Event]) -> (String, bool) {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            alpha3_core::record::Event::Termination {
+                reason, success, ..
+            } => Some((reason.clone(), *success)),
+            _ => None,
+        })
+        .expect("the record ends")
+}
