@@ -40,6 +40,11 @@ pub enum Command {
     Land {
         site: Option<[f64; 2]>,
     },
+    /// Fly the mission handed over to the autopilot (PX4 Mission mode, ArduPilot AUTO) from
+    /// its current item on. The gate judges what remains of the route it holds
+    /// ([`GateContext::adopt_route`](crate::gate::GateContext::adopt_route)), leg by leg: the
+    /// autopilot flies the legs without asking again. Not in the α3-Bench catalogue.
+    FlyMission,
 }
 
 impl Command {
@@ -56,6 +61,7 @@ impl Command {
             Command::Hold => "hold",
             Command::ReturnToHome => "return_to_home",
             Command::Land { .. } => "land",
+            Command::FlyMission => "fly_mission",
         }
     }
 
@@ -68,6 +74,7 @@ impl Command {
                 | Command::SetAltitude { .. }
                 | Command::ReturnToHome
                 | Command::Land { .. }
+                | Command::FlyMission
         )
     }
 }

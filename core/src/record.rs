@@ -118,6 +118,16 @@ pub enum Event {
     Violation { kind: String, detail: String },
     /// The watchdog acted (hold, return, land).
     Watchdog { action: String, reason: String },
+    /// The gate paused the handed-over mission: what is left of its route would no longer
+    /// pass (`findings`, from the point `next_point` on, plan item `item`), or the autopilot's
+    /// mission is no longer the one uploaded. The vehicle was told to hold; the agent decides.
+    MissionPaused {
+        next_point: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<u16>,
+        findings: Vec<FindingRecord>,
+        detail: String,
+    },
     /// The autopilot said its own plans changed during the episode (a ground station uploaded
     /// another fence or rally points): `changed` names the kinds; `adopted` whether the gate
     /// now decides on the airspace downloaded again (`sources`: where each limit came from),

@@ -157,6 +157,9 @@ impl FlightController {
                 self.cruise_mps = speed_mps.clamp(0.5, limits.max_speed_mps)
             }
             Command::SetYaw { yaw_deg } => self.yaw_target = Some(yaw_deg.rem_euclid(360.0)),
+            // Missions are flown above this controller, item by item (sim-vehicle's mission
+            // flight); the built-in world holds none.
+            Command::FlyMission => return Err("no mission is uploaded to this vehicle".into()),
             _ if on_ground => {
                 return Err(format!(
                     "on the ground: {} needs a take-off first",

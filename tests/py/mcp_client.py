@@ -10,6 +10,8 @@ Connects over stdio (spawning the server command given after `--`) or streamable
   answer: the server must be left to its watchdog.
 - `silent`: take off, fly a waypoint, then make no call for `--silence-s` seconds (the
   watchdog must hold, then return and land the vehicle), read the telemetry and leave.
+- `mission`: hand the plan over to the autopilot: upload the mission, start it (the call
+  returns when it is done or the gate paused it), read its status, leave.
 - `latency`: take off, then time `--calls` gated `set_speed` calls (round trip at the client).
 """
 
@@ -89,6 +91,23 @@ async def fly(session, out):
     out["session"] = await resource(session, "alpha3://session")
 
 
+async def mission(session, out):
+    tools = await session.list_tools()
+    out["tools"] = [t.name for t in tools.tools]
+    log = out["calls"]
+    await call(session, "mission_status", {}, log)
+    await call(session, "upload_mission", {}, log)
+    await call(session, "start_mission", {}, log)
+    # A long mission outlasts one call's turn: watch it until it is done, paused or over.
+    for _ in range(120):
+        s = await call(session, "mission_status", {}, log)
+        st = s["structured"] or {}
+        if s["is_error"] or not st.get("flying") or st.get("paused_for"):
+            break
+        await asyncio.sleep(0.5)
+    out["telemetry"] = await resource(session, "alpha3://telemetry")
+
+
 async def disconnect(session, out):
     mission = await resource(session, "alpha3://mission")
     await call(session, "takeoff", {"altitude_m": 30.0}, out["calls"])
@@ -147,6 +166,8 @@ async def run(args, server_cmd):
             await session.subscribe_resource("alpha3://operator")
             if args.mode == "fly":
                 await fly(session, out)
+            elif args.mode == "mission":
+                await mission(session, out)
             elif args.mode == "disconnect":
                 await disconnect(session, out)
             elif args.mode == "silent":
@@ -171,7 +192,7 @@ def main():
         i = argv.index("--")
         argv, server_cmd = argv[:i], argv[i + 1 :]
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["fly", "disconnect", "silent", "latency"])
+    p.add_argument("mode", choices=["fly", "mission", "disconnect", "silent", "latency"])
     p.add_argument("--silence-s", type=float, default=8.0)
     p.add_argument("--url")
     p.add_argument("--calls", type=int, default=200)

@@ -3,6 +3,7 @@
 
 use super::geometry::V2;
 use super::inputs::{PeerPlan, Track, Tuning, Wind, WindLayer};
+use super::route::Route;
 use super::shape::{Polygon, Shape};
 use crate::airspace::Area;
 use crate::config::{Limits, VehicleProfile};
@@ -70,6 +71,10 @@ pub struct GateContext {
     pub(crate) wind: Wind,
     /// Runtime clock (ms) at scenario time 0: moving zones are placed from it.
     pub(crate) epoch_ms: u64,
+    /// The route handed over to the autopilot, which `fly_mission` is judged on.
+    pub(crate) route: Option<Route>,
+    /// The route point the autopilot flies to now (0: the first).
+    pub(crate) route_next: usize,
 }
 
 impl GateContext {
@@ -89,6 +94,8 @@ impl GateContext {
             peers: Vec::new(),
             wind: Wind::calm(),
             epoch_ms: 0,
+            route: None,
+            route_next: 0,
         })
     }
 
@@ -183,6 +190,27 @@ impl GateContext {
         self.no_fly = new.no_fly;
         self.landing_sites = new.landing_sites;
         Ok(())
+    }
+
+    /// The route handed over to the autopilot (uploaded as its mission), or `None` when there
+    /// is none (or the autopilot's mission is no longer the one uploaded). Progress starts at
+    /// its first point.
+    pub fn adopt_route(&mut self, route: Option<Route>) {
+        self.route = route;
+        self.route_next = 0;
+    }
+
+    /// The autopilot flies to route point `next` now (as its current mission item says).
+    pub fn set_route_next(&mut self, next: usize) {
+        self.route_next = next;
+    }
+
+    pub fn route(&self) -> Option<&Route> {
+        self.route.as_ref()
+    }
+
+    pub fn route_next(&self) -> usize {
+        self.route_next
     }
 
     pub fn with_home(mut self, home: Enu) -> Self {

@@ -43,6 +43,9 @@ pub fn evaluate(
     if *command == Command::Hold {
         return hold::hold_or_instead(ctx, snapshot, now_ms);
     }
+    if *command == Command::FlyMission {
+        return super::route::judge_route(ctx, snapshot, now_ms, state);
+    }
     altitude::clamped_and_judged(ctx, snapshot, command, now_ms, state)
 }
 

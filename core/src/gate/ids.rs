@@ -94,6 +94,13 @@ pub const LANDING_COMMITTED: &str = "gate.landing.committed";
 /// Taking off below the band: anything but continuing the take-off (or landing) is denied, the
 /// hold included. limit: the band's floor; measured: the altitude.
 pub const TAKEOFF_COMMITTED: &str = "gate.takeoff.committed";
+/// `fly_mission` with no route handed over to the gate (nothing uploaded, or the autopilot's
+/// mission changed since). limit, measured: 0.
+pub const MISSION_NONE: &str = "gate.mission.none";
+/// A leg of the handed-over route that the gate would only pass changed (clamped): the
+/// autopilot flies its items as uploaded, so the route is refused. limit: the leg (1 = the
+/// first leg left); measured: the number of legs left.
+pub const MISSION_LEG_CHANGED: &str = "gate.mission.leg_changed";
 
 /// What a finding is about when something stands in the leg's way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +180,7 @@ const fn in_the_way(obstacle: Obstacle) -> FindingKind {
 }
 
 /// Every id with its kind.
-const TABLE: [(&str, FindingKind); 36] = [
+const TABLE: [(&str, FindingKind); 38] = [
     (STATE_INVALID_ARGUMENT, OTHER),
     (STATE_SNAPSHOT_INVALID, OTHER),
     (STATE_STALE_SNAPSHOT, PASSES),
@@ -210,6 +217,8 @@ const TABLE: [(&str, FindingKind); 36] = [
     (FAILSAFE_NOT_FAILSAFE, OTHER),
     (LANDING_COMMITTED, OTHER),
     (TAKEOFF_COMMITTED, OTHER),
+    (MISSION_NONE, OTHER),
+    (MISSION_LEG_CHANGED, OTHER),
 ];
 
 /// Every id, for schemas, documentation and tests.

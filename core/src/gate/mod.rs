@@ -37,6 +37,8 @@
 //!   (what `check_geofence` answers), so a tool that reports a limit reports the gate's.
 //! - [`command_cost`]: a command's duration, energy and end on the same path model, for checking
 //!   a whole mission before take-off.
+//! - `route`: the route handed over to the autopilot ([`Route`], adopted into the context) and
+//!   the rule for `fly_mission`: every leg left must pass unchanged ([`RouteFlight`] walks it).
 //! - [`autopilot`]: PX4's return and landing as both the gate and the built-in world fly them.
 //!
 //! Imports point one way: `evaluate` → `substitute` → `judge` → `check` → `plan`, `context`.
@@ -59,6 +61,7 @@ mod judge;
 mod memory;
 mod plan;
 mod profile;
+mod route;
 mod shape;
 mod substitute;
 mod target;
@@ -75,6 +78,7 @@ pub use evaluate::{evaluate, evaluate_failsafe, evaluate_failsafe_in};
 pub use horizon::escape_lead_ms;
 pub use inputs::{PeerPlan, PlanKnot, Track, Tuning, Wind, WindLayer};
 pub use memory::{GateState, RateState};
+pub use route::{Route, RouteEnd, RouteFlight, RoutePoint};
 pub use target::{TargetCheck, check_target};
 pub use time_to_breach::{Breach, time_to_breach};
 pub use verdict::{Finding, Findings, MAX_FINDINGS, Severity, Verdict, VerdictOutcome};

@@ -11,9 +11,9 @@
 use super::sources::AirspaceSources;
 use crate::command::Command;
 use crate::frames::Enu;
-use crate::gate::{GateContext, GateState, Severity, Verdict, command_cost, evaluate, ids};
+use crate::gate::{GateContext, Route, RouteEnd, RouteFlight, RoutePoint, Severity, Verdict, ids};
 use crate::scenario::Scenario;
-use crate::snapshot::{FlightMode, LandedState, VehicleSnapshot};
+use crate::snapshot::VehicleSnapshot;
 use serde::Serialize;
 
 /// One finding of the check on one leg.
@@ -52,6 +52,10 @@ pub struct MissionCheck {
     pub duration_s: f64,
     pub energy_wh: f64,
     pub battery_at_end_pct: f64,
+    /// The route as it would be handed over to the autopilot: each waypoint, with the ways
+    /// around that the check found before it (and before the return), ending with the return.
+    #[serde(skip)]
+    pub route: Route,
 }
 
 impl MissionCheck {
@@ -102,21 +106,30 @@ pub fn check_mission(
     }
     legs.push((None, "return home".into(), Command::ReturnToHome));
 
-    let mut fly = Flight {
-        ctx,
-        snap: *start,
-        now_ms: start.time_ms,
+    let mut fly = Walk {
+        walk: RouteFlight::new(ctx, start, start.time_ms),
         epoch_ms: start.time_ms,
-        duration_s: 0.0,
-        energy_wh: 0.0,
     };
     let mut findings = Vec::new();
+    let mut route = Route {
+        takeoff_m: band(first_z),
+        points: Vec::new(),
+        end: RouteEnd::Return,
+    };
     for (item, leg, command) in &legs {
         let verdict = fly.judge(command);
         if let Verdict::Denied(found) = &verdict
             && found.iter().all(|f| ids::kind(f.id).detour_helps())
             && let Some(via) = fly.way_around(command, detour)
         {
+            let n = via.len();
+            for (i, p) in via.iter().enumerate() {
+                let last_of_goto = i + 1 == n && matches!(command, Command::GoTo { .. });
+                route.points.push(RoutePoint {
+                    at: Enu::new(p[0], p[1], p[2]),
+                    item: if last_of_goto { *item } else { None },
+                });
+            }
             let first = found[0];
             findings.push(LegFinding {
                 item: *item,
@@ -144,6 +157,12 @@ pub fn check_mission(
             measured: f.measured,
             via: Vec::new(),
         }));
+        if let Command::GoTo { target, .. } = command {
+            route.points.push(RoutePoint {
+                at: *target,
+                item: *item,
+            });
+        }
         // Carry on as if the leg were flown, so every later leg is checked too.
         let flown = verdict.approved().map_or(*command, |a| *a.command());
         fly.fly(&flown);
@@ -151,72 +170,45 @@ pub fn check_mission(
     MissionCheck {
         legs: legs.len(),
         findings,
-        duration_s: fly.duration_s,
-        energy_wh: fly.energy_wh,
-        battery_at_end_pct: fly.snap.battery.remaining_pct,
+        duration_s: fly.walk.duration_s,
+        energy_wh: fly.walk.energy_wh,
+        battery_at_end_pct: fly.walk.snapshot.battery.remaining_pct,
+        route,
     }
 }
 
-/// The vehicle as the check flies it: where the gate's model puts it, with its clock, battery
-/// and totals.
-struct Flight<'a> {
-    ctx: &'a GateContext,
-    snap: VehicleSnapshot,
-    now_ms: u64,
+/// The walk along the legs, and scenario time 0 (for the planner's moving zones).
+struct Walk<'a> {
+    walk: RouteFlight<'a>,
     epoch_ms: u64,
-    duration_s: f64,
-    energy_wh: f64,
 }
 
-impl Flight<'_> {
+impl Walk<'_> {
     fn judge(&self, command: &Command) -> Verdict {
-        evaluate(
-            self.ctx,
-            &self.snap,
-            command,
-            self.now_ms,
-            &mut GateState::default(),
-        )
+        self.walk.judge(command)
     }
 
-    /// Moves the vehicle as `command` would, on the gate's model.
     fn fly(&mut self, command: &Command) {
-        match command {
-            Command::Arm => self.snap.armed = true,
-            other => {
-                let v = self.ctx.vehicle();
-                let (cruise, cap_wh) = (v.cruise_speed_mps, v.battery_capacity_wh);
-                if let Some(cost) = command_cost(self.ctx, &self.snap, other, cruise, self.now_ms) {
-                    self.duration_s += cost.duration_s;
-                    self.energy_wh += cost.energy_wh;
-                    self.now_ms += (cost.duration_s * 1000.0) as u64;
-                    self.snap.position = cost.end;
-                    self.snap.battery.remaining_pct -= cost.energy_wh / cap_wh * 100.0;
-                }
-                self.snap.landed = LandedState::InAir;
-                self.snap.mode = FlightMode::Offboard;
-            }
-        }
-        self.snap.time_ms = self.now_ms;
-        self.snap.velocity = Enu::default();
+        self.walk.fly(command);
     }
 
     /// Flies `command` (a move, or the return) around the zones in its way when `detour`
     /// finds a way whose every leg the gate approves; the way, or `None` (nothing flown).
     fn way_around(&mut self, command: &Command, detour: Detour<'_>) -> Option<Vec<[f64; 3]>> {
-        let here = self.snap.position;
+        let ctx = self.walk_ctx();
+        let here = self.walk.snapshot.position;
         let to = match *command {
             Command::GoTo { target, .. } => [target.x, target.y, target.z],
             Command::ReturnToHome => {
-                let home = self.ctx.home();
-                let z = self.ctx.limits().return_altitude_m.max(here.z);
+                let home = ctx.home();
+                let z = ctx.limits().return_altitude_m.max(here.z);
                 [home.x, home.y, z]
             }
             _ => return None,
         };
-        let t_s = (self.now_ms - self.epoch_ms) as f64 / 1000.0;
-        let via = detour(&self.snap, [here.x, here.y, here.z], to, t_s)?;
-        let saved = (self.snap, self.now_ms, self.duration_s, self.energy_wh);
+        let t_s = (self.walk.now_ms - self.epoch_ms) as f64 / 1000.0;
+        let via = detour(&self.walk.snapshot, [here.x, here.y, here.z], to, t_s)?;
+        let saved = self.walk.clone();
         for p in &via {
             let step = Command::GoTo {
                 target: Enu::new(p[0], p[1], p[2]),
@@ -225,7 +217,7 @@ impl Flight<'_> {
             match self.judge(&step).approved() {
                 Some(a) => self.fly(&a.command().clone()),
                 None => {
-                    (self.snap, self.now_ms, self.duration_s, self.energy_wh) = saved;
+                    self.walk = saved;
                     return None;
                 }
             }
@@ -234,11 +226,15 @@ impl Flight<'_> {
             match self.judge(command).approved() {
                 Some(a) => self.fly(&a.command().clone()),
                 None => {
-                    (self.snap, self.now_ms, self.duration_s, self.energy_wh) = saved;
+                    self.walk = saved;
                     return None;
                 }
             }
         }
         Some(via)
+    }
+
+    fn walk_ctx(&self) -> &GateContext {
+        self.walk.context()
     }
 }

@@ -59,7 +59,7 @@ pub fn schema_of<T: JsonSchema>() -> Value {
     generator.into_root_schema_for::<T>().to_value()
 }
 
-fn spec<A: JsonSchema, R: JsonSchema>(
+pub(crate) fn spec<A: JsonSchema, R: JsonSchema>(
     name: &'static str,
     kind: ToolKind,
     class: ToolClass,

@@ -2,6 +2,7 @@
 //! The LLM's text is untrusted input; parsing and repair live here too (see the policy issue).
 
 mod catalogue;
+pub mod mission_tools;
 mod parse;
 mod prompt;
 pub mod tools;
@@ -11,6 +12,7 @@ mod turn_schema;
 pub use catalogue::{
     ToolClass, ToolKind, ToolSpec, a2a_tasks_list, catalogue, find, mcp_tools_list, schema_of,
 };
+pub use mission_tools::mission_tools;
 pub use parse::{SchemaBuildError, TurnError, TurnParser, extract_json_object};
 pub use prompt::{
     ChatMessage, Exchange, PromptContext, Role, Situation, ToolObservation, num, one_line, render,

@@ -183,6 +183,7 @@ impl Builder {
             }
             Event::Watchdog { .. }
             | Event::Airspace { .. }
+            | Event::MissionPaused { .. }
             | Event::Score { .. }
             | Event::OperatorUnheard { .. } => {}
         }

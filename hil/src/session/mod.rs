@@ -369,6 +369,11 @@ impl Session {
         }
     }
 
+    /// The autopilot's last MISSION_CURRENT.
+    pub fn mission_current(&self) -> Option<crate::mission::MissionCurrent> {
+        self.missions.as_ref().and_then(|m| m.current().copied())
+    }
+
     /// The mission client's events, as session events.
     fn drain_missions(&mut self) {
         if let Some(m) = self.missions.as_mut() {

@@ -98,6 +98,10 @@ pub struct LinkStatus {
     /// ids; by [`crate::mission::MissionKind::index`]): a copy downloaded before a change is
     /// stale, so a caller compares with the count it last acted on.
     pub plan_changes: [u32; 3],
+    /// The autopilot's last MISSION_CURRENT: where it is in its mission.
+    pub mission_current: Option<crate::mission::MissionCurrent>,
+    /// The last mission item the autopilot said it reached (MISSION_ITEM_REACHED).
+    pub mission_reached: Option<u16>,
 }
 
 /// Channels from the task to the handle.
@@ -420,6 +424,9 @@ impl Driver {
                         let n = &mut self.status.plan_changes[kind.index()];
                         *n = n.saturating_add(1);
                     }
+                    if let MissionEvent::Reached { seq } = m {
+                        self.status.mission_reached = Some(*seq);
+                    }
                     if m.is_outcome()
                         && let Some(reply) = self.pending_mission.take()
                     {
@@ -503,6 +510,7 @@ impl Driver {
         self.status.readiness = self.session.readiness().clone();
         self.status.missing_streams = self.session.missing_streams();
         self.status.foreign = self.session.foreign_frames();
+        self.status.mission_current = self.session.mission_current();
         self.foreign_log.note(now, self.status.foreign);
         self.out.status.send_replace(self.status.clone());
     }

@@ -11,7 +11,8 @@
 //!   otherwise, so every move is followed by DO_CHANGE_SPEED with the speed the gate planned;
 //! - hold is BRAKE, not LOITER: LOITER follows the RC sticks, and a companion has none (SITL
 //!   fakes a throttle at its minimum, which LOITER reads as "descend"); return and land are
-//!   RTL and LAND.
+//!   RTL and LAND;
+//! - the handed-over mission is AUTO (and MISSION_START on the ground, once armed).
 
 use super::{
     Context, GotoMethod, Procedure, Step, arrival_budget_ms, here_at, hold_if_lost, scaled,
@@ -104,6 +105,18 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Procedure, H
             vec![Step::Command(set_mode(modes::BRAKE))],
             Confirm::Mode(FlightMode::Hold),
         ),
+        // AUTO flies the uploaded mission from its current item; on the ground it waits for
+        // the throttle, which MISSION_START gives (it does not arm: arming came first).
+        Command::FlyMission => {
+            let mut steps = vec![Step::Command(set_mode(modes::AUTO))];
+            if !s.is_airborne() {
+                steps.push(Step::Command(CommandSpec::long(
+                    MavCmd::MAV_CMD_MISSION_START,
+                    [0.0; 7],
+                )));
+            }
+            procedure(command, steps, Confirm::Mode(FlightMode::Mission))
+        }
         Command::ReturnToHome => procedure(
             command,
             vec![Step::Command(set_mode(modes::RTL))],

@@ -149,6 +149,7 @@ pub(crate) fn hold_if_lost(command: &Command) -> bool {
             | Command::SetAltitude { .. }
             | Command::SetYaw { .. }
             | Command::Land { site: Some(_) }
+            | Command::FlyMission
     )
 }
 

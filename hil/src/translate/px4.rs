@@ -1,5 +1,6 @@
 //! PX4: arm with retry until ready, take-off to an AMSL altitude, DO_REPOSITION (COMMAND_INT,
-//! AMSL z) or offboard setpoints, hold/return/land, mode changes as DO_SET_MODE(1, main, sub).
+//! AMSL z) or offboard setpoints, hold/return/land, mode changes as DO_SET_MODE(1, main, sub);
+//! the handed-over mission by MISSION_START on the ground and Mission mode in the air.
 
 use super::{
     Context, GotoMethod, Procedure, Step, arrival_budget_ms, here_at, hold_if_lost, scaled, single,
@@ -64,6 +65,22 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Procedure, H
             modes::MAIN_AUTO,
             modes::SUB_LOITER,
             FlightMode::Hold,
+        ),
+        // On the ground MISSION_START (from the first item; PX4 takes off by the mission's
+        // take-off item); in the air Mission mode, which goes on from the current item.
+        Command::FlyMission if !s.is_airborne() => stop_stream_after(single(
+            command,
+            CommandSpec::long(
+                MavCmd::MAV_CMD_MISSION_START,
+                [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            ),
+            Confirm::Mode(FlightMode::Mission),
+        )),
+        Command::FlyMission => mode_change(
+            command,
+            modes::MAIN_AUTO,
+            modes::SUB_MISSION,
+            FlightMode::Mission,
         ),
         Command::ReturnToHome => stop_stream_after(single(
             command,

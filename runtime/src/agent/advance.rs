@@ -83,6 +83,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             let status = return_status(self.gate, &snapshot, now, self.return_to.as_ref(), nearest);
             self.watchdog.observe_return(now, status);
         }
+        self.watch_mission(&snapshot, now).await?;
         // A holding vehicle must act earlier on traffic: by moving out of the way (escape_ms).
         let breach = time_to_breach(self.gate, &snapshot, now).map(|b| b.act_in_ms());
         if let WatchdogAction::Step(step) = self.watchdog.tick(now, breach) {

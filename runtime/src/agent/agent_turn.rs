@@ -4,7 +4,7 @@
 
 use super::advance::Until;
 use super::episode::EpisodeOutcome;
-use super::execute::Executor;
+use super::execute::{Executor, RouteChange};
 use super::flight::Flight;
 use super::interruption::Interruption;
 use super::surroundings::Surroundings;
@@ -115,8 +115,17 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                 gate_state: &mut self.gate_state,
                 catalogue: &self.catalogue,
                 link,
+                paused_for: self.paused_for.clone(),
             };
             let o = exec.run(turn, i as u32, action).await;
+            match o.route.clone() {
+                Some(RouteChange::Adopt(route)) => {
+                    self.gate.adopt_route(Some(route));
+                    self.paused_for = None;
+                }
+                Some(RouteChange::Drop) => self.gate.adopt_route(None),
+                None => {}
+            }
             for e in o.events {
                 self.recorder.append(self.side.now_ms(), e)?;
             }

@@ -110,7 +110,11 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
     recorder: &mut Recorder,
     out: &mut EpisodeOutcome,
 ) -> Result<(), Interruption> {
-    let catalogue = catalogue();
+    let mut catalogue = catalogue();
+    if side.handed_route().is_some() {
+        // A plan flown on an autopilot may be handed over: its tools, outside the benchmark's.
+        catalogue.extend(alpha3_core::protocol::mission_tools());
+    }
     let mut monitor = LinkMonitor::new(
         MonitorSettings {
             hard: settings_hard(),
@@ -145,6 +149,9 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         reported: 0,
         return_to: None,
         plans: PlansCopy::default(),
+        mission_watch_at_ms: 0,
+        paused_for: None,
+        limits: settings.limits.clone(),
     };
     let mut lost_since: Option<u64> = None;
     loop {

@@ -33,6 +33,17 @@ pub struct ActionOutcome {
     pub moved: bool,
     /// An approved hold with a duration: let this much world time pass before the next action.
     pub wait_ms: Option<u64>,
+    /// The route the gate holds for the handed-over mission changes.
+    pub route: Option<RouteChange>,
+}
+
+/// What becomes of the gate's handed-over route after an action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RouteChange {
+    /// Uploaded: the gate judges `fly_mission` on it from now on.
+    Adopt(alpha3_core::gate::Route),
+    /// The autopilot no longer holds it.
+    Drop,
 }
 
 /// Everything an action may touch.
@@ -42,6 +53,8 @@ pub struct Executor<'a, V: VehicleLink + Surroundings> {
     pub gate_state: &'a mut GateState,
     pub catalogue: &'a [ToolSpec],
     pub link: LinkState,
+    /// Why the gate paused the handed-over mission last (`mission_status` says).
+    pub paused_for: Option<String>,
 }
 
 impl<V: VehicleLink + Surroundings> std::fmt::Debug for Executor<'_, V> {
@@ -69,6 +82,7 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
             verdicts: Vec::new(),
             moved: false,
             wait_ms: None,
+            route: None,
         };
         let Some(spec) = find(self.catalogue, &name) else {
             out.result = json!({"status": "failed", "message": format!("unknown tool `{name}`")});
@@ -143,6 +157,9 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
         class: ToolClass,
         out: &mut ActionOutcome,
     ) -> Result<Value, String> {
+        if super::execute_mission::is_mission_tool(name) {
+            return self.mission(turn, index, name, out).await;
+        }
         let commands: Vec<Command> = match name {
             "read_telemetry" => {
                 out.executed = true;
@@ -249,7 +266,7 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
     }
 
     /// Gate, then the flight controller.
-    async fn command(
+    pub(super) async fn command(
         &mut self,
         turn: u32,
         index: u32,

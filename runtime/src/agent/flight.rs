@@ -30,6 +30,12 @@ pub(super) struct Flight<'a, V: VehicleLink + Surroundings> {
     pub(super) return_to: Option<Command>,
     /// When the gate's copy of other aircraft's plans was fetched.
     pub(super) plans: PlansCopy,
+    /// When the gate next judges what is left of the handed-over mission.
+    pub(super) mission_watch_at_ms: u64,
+    /// Why the gate paused the handed-over mission last.
+    pub(super) paused_for: Option<String>,
+    /// The limits a plan's airspace is made again with when the autopilot's changes.
+    pub(super) limits: alpha3_core::config::Limits,
 }
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {

@@ -9,8 +9,9 @@
 //! violations included — see the real flight. In `sitl` the record's truth trace is the
 //! twin's; in `fly` it is the telemetry, and the operator is a person.
 
+use super::mission_mode::{HandedRoute, last_item, next_point, route_items, same_mission};
 use super::onboard::{AirspaceNews, AirspaceWatch};
-use super::surroundings::Surroundings;
+use super::surroundings::{MissionNews, Surroundings};
 use crate::operator_channel::{OperatorChannel, Unheard};
 use alpha3_core::command::Command;
 use alpha3_core::frames::Enu;
@@ -19,8 +20,10 @@ use alpha3_core::link::LinkSample;
 use alpha3_core::plan_mission::AutopilotAirspace;
 use alpha3_core::protocol::{Action, AgentTurn};
 use alpha3_core::record::Event;
-use alpha3_core::snapshot::VehicleSnapshot;
+use alpha3_core::snapshot::{FlightMode, VehicleSnapshot};
 use alpha3_core::vehicle::{LinkError, SendReceipt, VehicleLink, reported_settled};
+use alpha3_hil::Profile;
+use alpha3_hil::mission::{MissionItem, MissionKind};
 use alpha3_sim::World;
 use alpha3_sim::operator::OperatorTurn;
 use std::time::Duration;
@@ -45,6 +48,22 @@ pub trait LinkHealth {
     fn autopilot_airspace(&self) -> impl Future<Output = Result<AutopilotAirspace, String>> {
         std::future::ready(Err("this link reaches no autopilot's plans".to_string()))
     }
+    /// Which autopilot it is, once heard.
+    fn profile(&self) -> Option<Profile> {
+        None
+    }
+    /// The autopilot's current mission item and the last it said it reached.
+    fn mission_position(&self) -> Option<(u16, Option<u16>)> {
+        None
+    }
+    /// Replaces the autopilot's mission with `items`.
+    fn upload_mission(&self, _items: Vec<MissionItem>) -> impl Future<Output = Result<(), String>> {
+        std::future::ready(Err("this link reaches no autopilot's mission".to_string()))
+    }
+    /// The autopilot's mission, downloaded now.
+    fn download_mission(&self) -> impl Future<Output = Result<Vec<MissionItem>, String>> {
+        std::future::ready(Err("this link reaches no autopilot's mission".to_string()))
+    }
 }
 
 impl LinkHealth for alpha3_hil::HilLink {
@@ -68,6 +87,29 @@ impl LinkHealth for alpha3_hil::HilLink {
     async fn autopilot_airspace(&self) -> Result<AutopilotAirspace, String> {
         crate::mission_plan::read_autopilot_airspace(self)
             .await
+            .map_err(|e| e.to_string())
+    }
+
+    fn profile(&self) -> Option<Profile> {
+        self.status().profile
+    }
+
+    fn mission_position(&self) -> Option<(u16, Option<u16>)> {
+        let s = self.status();
+        s.mission_current.map(|c| (c.seq, s.mission_reached))
+    }
+
+    async fn upload_mission(&self, items: Vec<MissionItem>) -> Result<(), String> {
+        self.upload_plan(MissionKind::Mission, items)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    async fn download_mission(&self) -> Result<Vec<MissionItem>, String> {
+        self.download_plan(MissionKind::Mission)
+            .await
+            .map(|p| p.items)
             .map_err(|e| e.to_string())
     }
 }
@@ -109,6 +151,12 @@ pub struct LinkedVehicle<L> {
     following: bool,
     /// A plan's airspace, followed when the autopilot's own plans change.
     airspace: Option<AirspaceWatch>,
+    /// A plan's route, which may be handed over to the autopilot as its mission.
+    handed: Option<HandedRoute>,
+    /// The items uploaded for it, and the link's count of mission changes just after.
+    uploaded: Option<(Vec<MissionItem>, u32)>,
+    /// The last command accepted was `fly_mission`: the autopilot flies the mission.
+    flying_mission: bool,
 }
 
 impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
@@ -124,7 +172,15 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
             target: None,
             following: false,
             airspace: None,
+            handed: None,
+            uploaded: None,
+            flying_mission: false,
         }
+    }
+
+    /// Offers `route` to be handed over to the autopilot (`upload_mission`).
+    pub fn hand_over_route(&mut self, route: Option<HandedRoute>) {
+        self.handed = route;
     }
 
     /// Follows the autopilot's own fence and rally points for `watch`'s plan.
@@ -169,9 +225,28 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
         };
     }
 
-    /// The telemetry says the last command is done.
+    /// The telemetry says the last command is done; for the handed-over mission: the
+    /// autopilot left its mission mode (other than for the mission's own return or landing),
+    /// landed and disarmed, or stopped at the last item.
     fn vehicle_settled(&self) -> bool {
-        reported_settled(&self.link.snapshot(), self.target)
+        let s = self.link.snapshot();
+        if !self.flying_mission {
+            return reported_settled(&s, self.target);
+        }
+        let at_end = match (
+            &self.uploaded,
+            self.link.profile(),
+            self.link.mission_position(),
+        ) {
+            (Some((items, _)), Some(p), Some((_, Some(reached)))) => {
+                reached >= last_item(p, items.len()) && s.ground_speed_mps() < 0.5
+            }
+            _ => false,
+        };
+        // The mission's own return or landing is part of it: done once down.
+        let own_end = matches!(s.mode, FlightMode::Return | FlightMode::Land);
+        let left = !matches!(s.mode, FlightMode::Mission) && !own_end;
+        left || (!s.armed && !s.is_airborne()) || at_end
     }
 }
 
@@ -201,8 +276,16 @@ impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
         let at_ms = self.episode_ms();
         if r.accepted {
             self.remember_target(command.command(), &before);
-            // The twin follows what the vehicle does.
+            self.flying_mission = *command.command() == Command::FlyMission;
+            // The twin follows what the vehicle does (a mission: where the telemetry says).
             self.world.advance_to_ms(at_ms);
+            if self.flying_mission {
+                return Ok(SendReceipt {
+                    accepted: r.accepted,
+                    message: r.message,
+                    at_ms,
+                });
+            }
             let twin = self.world.execute(&command);
             if !twin.accepted {
                 tracing::warn!(
@@ -233,12 +316,17 @@ impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
         // the real flight's. Only on a 3D fix: without one the position is the autopilot's
         // dead reckoning, and the twin's own model (its faults included) knows as much.
         let s = self.link.snapshot();
-        self.following = s.is_airborne()
-            && s.gnss.fix.is_3d()
-            && self.world.follow(
-                alpha3_sim::vec3::from_enu(s.position),
-                alpha3_sim::vec3::from_enu(s.velocity),
-            );
+        let (p, v) = (
+            alpha3_sim::vec3::from_enu(s.position),
+            alpha3_sim::vec3::from_enu(s.velocity),
+        );
+        self.following = if self.flying_mission {
+            // The autopilot flies by itself: its take-off and landing reach the twin only
+            // through the telemetry.
+            s.gnss.fix.is_3d() && self.world.follow_autonomous(p, v, s.is_airborne())
+        } else {
+            s.is_airborne() && s.gnss.fix.is_3d() && self.world.follow(p, v)
+        };
         Ok(())
     }
 
@@ -280,6 +368,58 @@ impl<L: VehicleLink + LinkHealth> Surroundings for LinkedVehicle<L> {
 
     fn world_mut(&mut self) -> &mut World {
         &mut self.world
+    }
+
+    fn handed_route(&self) -> Option<&HandedRoute> {
+        self.handed.as_ref()
+    }
+
+    async fn upload_route(&mut self, cruise_mps: f64) -> Result<usize, String> {
+        let handed = self
+            .handed
+            .as_ref()
+            .ok_or("no plan route to hand over on this episode")?;
+        let s = self.link.snapshot();
+        let items = route_items(handed, s.position, s.home.alt_amsl_m, cruise_mps);
+        let n = items.len();
+        self.uploaded = None;
+        self.link.upload_mission(items.clone()).await?;
+        // Our own upload is not a change by someone else: count from after it.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        self.uploaded = Some((items, self.link.plan_changes()[0]));
+        Ok(n)
+    }
+
+    async fn verify_mission(&mut self) -> Result<(), String> {
+        let Some((items, _)) = &self.uploaded else {
+            return Err("no mission was uploaded".into());
+        };
+        let held = self.link.download_mission().await?;
+        if same_mission(items, &held) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the autopilot's mission is not the one uploaded ({} items held, {} uploaded)",
+                held.len(),
+                items.len()
+            ))
+        }
+    }
+
+    fn mission_news(&self) -> MissionNews {
+        let (Some(handed), Some((items, changes))) = (&self.handed, &self.uploaded) else {
+            return MissionNews::default();
+        };
+        let position = self.link.mission_position();
+        let profile = self.link.profile();
+        MissionNews {
+            current_item: position.map(|p| p.0),
+            next_point: position
+                .zip(profile)
+                .map(|((seq, _), p)| next_point(p, seq, handed.route.points.len())),
+            changed: self.link.plan_changes()[0] != *changes,
+            items: items.len(),
+        }
     }
 
     fn link_sample(&mut self) -> LinkSample {

@@ -6,6 +6,7 @@
 //! built-in world's point mass, or an autopilot over MAVLink with the world as its twin
 //! ([`super::LinkedVehicle`]).
 
+use super::mission_mode::HandedRoute;
 use super::onboard::AirspaceNews;
 use alpha3_core::link::LinkSample;
 use alpha3_core::protocol::AgentTurn;
@@ -48,6 +49,43 @@ pub trait Surroundings {
     fn airspace_news(&mut self) -> impl Future<Output = Option<AirspaceNews>> {
         ready(None)
     }
+
+    /// The plan's route this episode may hand over to the autopilot, if any: only a plan
+    /// flown on an autopilot has one (the built-in world flies leg by leg).
+    fn handed_route(&self) -> Option<&HandedRoute> {
+        None
+    }
+
+    /// Uploads the route as the autopilot's mission, flown at `cruise_mps`; the number of
+    /// items.
+    fn upload_route(&mut self, _cruise_mps: f64) -> impl Future<Output = Result<usize, String>> {
+        ready(Err(
+            "this vehicle takes no mission: only an autopilot flying a plan does".to_string(),
+        ))
+    }
+
+    /// Whether the autopilot still holds the mission uploaded (downloaded and compared).
+    fn verify_mission(&mut self) -> impl Future<Output = Result<(), String>> {
+        ready(Err("no mission was uploaded".to_string()))
+    }
+
+    /// Where the autopilot is in the uploaded mission.
+    fn mission_news(&self) -> MissionNews {
+        MissionNews::default()
+    }
+}
+
+/// Where the autopilot is in the mission uploaded for the route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MissionNews {
+    /// The autopilot's current item, as it numbers it.
+    pub current_item: Option<u16>,
+    /// The route point it flies to now.
+    pub next_point: Option<usize>,
+    /// Someone else changed the autopilot's mission since the upload (PX4's mission id).
+    pub changed: bool,
+    /// Items uploaded (0: none).
+    pub items: usize,
 }
 
 /// The built-in world surrounds itself: its operator answers at once.

@@ -21,7 +21,7 @@ use super::view::SessionView;
 use crate::policy::{
     Attempt, BoxFuture, Decision, DecisionContext, GenerationFailure, MAX_ATTEMPTS, Policy,
 };
-use alpha3_core::protocol::{ToolKind, ToolObservation, TurnParser, catalogue};
+use alpha3_core::protocol::{ToolKind, ToolObservation, ToolSpec, TurnParser};
 use alpha3_core::snapshot::VehicleSnapshot;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -75,8 +75,8 @@ impl ClientPolicy {
         presence: watch::Receiver<Presence>,
         view: SessionView,
         control: Control,
+        tools: Vec<ToolSpec>,
     ) -> Result<Self, ClientPolicyError> {
-        let tools = catalogue();
         let parser = TurnParser::new(&tools).map_err(|e| ClientPolicyError(e.to_string()))?;
         let read_only = read_only_tools(&tools);
         let acting = tools
@@ -330,7 +330,14 @@ mod tests {
         let seat = attendance.join();
         let view = SessionView::new(json!({}), Status::default());
         let control = Control::new(view.clone());
-        let p = ClientPolicy::new(rx, attendance.watch(), view, control).unwrap();
+        let p = ClientPolicy::new(
+            rx,
+            attendance.watch(),
+            view,
+            control,
+            alpha3_core::protocol::catalogue(),
+        )
+        .unwrap();
         (p, tx, attendance, seat)
     }
 

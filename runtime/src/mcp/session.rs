@@ -70,7 +70,12 @@ pub async fn run<V: VehicleLink + Surroundings>(
     let (calls_tx, calls_rx) = mpsc::channel::<CallRequest>(CALL_QUEUE);
     let attendance = Attendance::new();
     let control = Control::new(view.clone());
-    let tools = Arc::new(tools::tools(&catalogue()));
+    // The benchmark's catalogue; a plan flown on an autopilot adds the handed-over mission's.
+    let mut offered = catalogue();
+    if episode.side.handed_route().is_some() {
+        offered.extend(alpha3_core::protocol::mission_tools());
+    }
+    let tools = Arc::new(tools::tools(&offered));
     let make = {
         let (view, attendance, control) = (view.clone(), attendance.clone(), control.clone());
         let stdio = matches!(transport, Transport::Stdio);
@@ -129,7 +134,8 @@ pub async fn run<V: VehicleLink + Surroundings>(
     if attendance.now() == Presence::Left {
         return Ok(None);
     }
-    let mut policy = ClientPolicy::new(calls_rx, attendance.watch(), view.clone(), control)?;
+    let mut policy =
+        ClientPolicy::new(calls_rx, attendance.watch(), view.clone(), control, offered)?;
     let Episode {
         side,
         gate,

@@ -396,6 +396,22 @@ pub fn build(record: &ParsedRecord, scenario: Option<&Scenario>) -> Timeline {
                 e.tag = Some(what.into());
                 dialogue.push(e);
             }
+            Event::MissionPaused {
+                next_point,
+                findings,
+                detail,
+                ..
+            } => {
+                let why = findings
+                    .first()
+                    .map_or(detail.clone(), |f| format!("{}: {}", f.id, f.reason));
+                let mut e = entry(
+                    "mission",
+                    clip(&format!("paused before point {next_point}: {why}")),
+                );
+                e.tag = Some("paused".into());
+                dialogue.push(e);
+            }
             Event::Termination {
                 reason,
                 success,

@@ -29,4 +29,52 @@ impl World {
         self.estimate = vec3::add(position, error);
         true
     }
+
+    /// The twin of a vehicle its autopilot flies by itself (a mission handed over): no
+    /// command reaches the twin, so its take-off and landing come from the telemetry too.
+    /// Airborne, the twin is put in the air, holding where the vehicle is, and follows it;
+    /// landed (`airborne` false, armed or not), the twin touches down where it is reported.
+    /// Returns whether it moved the vehicle.
+    pub fn follow_autonomous(&mut self, position: V3, ground_velocity: V3, airborne: bool) -> bool {
+        if self.crashed || !(position.iter().chain(ground_velocity.iter())).all(|v| v.is_finite()) {
+            return false;
+        }
+        if airborne {
+            if self.fc.landed == LandedState::OnGround {
+                self.fc.armed = true;
+                self.fc.landed = LandedState::InAir;
+            }
+            // Between samples the twin's controller holds where the vehicle was seen; below
+            // the band's floor it takes off or lands there, as the vertical speed says (the
+            // band does not bind a take-off or landing at an authorised site).
+            use crate::flight_controller::{LandPhase, Mode};
+            self.fc.leg_start = position;
+            // Within a metre of the floor a climb or descent is still the take-off or landing:
+            // the twin's own dynamics between samples would carry it across the floor.
+            let vz = ground_velocity[2];
+            let near_floor = position[2] < self.fc.band.0 + 1.0 && vz.abs() > 0.2;
+            let (mode, landed) = if position[2] >= self.fc.band.0 && !near_floor {
+                (Mode::Hold { at: position }, LandedState::InAir)
+            } else if vz >= 0.0 {
+                // Two metres into the band: the take-off ends 0.5 m short of its target.
+                let target = [position[0], position[1], self.fc.band.0 + 2.0];
+                (Mode::Takeoff { target }, LandedState::TakingOff)
+            } else {
+                let site = [position[0], position[1]];
+                let phase = LandPhase::Descend;
+                (Mode::Land { site, phase }, LandedState::Landing)
+            };
+            self.fc.mode = mode;
+            self.fc.landed = landed;
+            return self.follow(position, ground_velocity);
+        }
+        if self.fc.landed != LandedState::OnGround {
+            self.body.position = position;
+            self.body.ground_velocity = [0.0; 3];
+            self.body.air_velocity = [0.0; 3];
+            self.fc.touch_down();
+            return true;
+        }
+        false
+    }
 }

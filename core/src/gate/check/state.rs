@@ -23,7 +23,11 @@ pub(crate) fn invalid(snap: &VehicleSnapshot, command: &Command) -> Option<Findi
         Command::SetSpeed { speed_mps } => speed_mps.is_finite(),
         Command::SetYaw { yaw_deg } => yaw_deg.is_finite(),
         Command::Land { site } => site.is_none_or(|s| s[0].is_finite() && s[1].is_finite()),
-        Command::Arm | Command::Disarm | Command::Hold | Command::ReturnToHome => true,
+        Command::Arm
+        | Command::Disarm
+        | Command::Hold
+        | Command::ReturnToHome
+        | Command::FlyMission => true,
     };
     if !args_ok {
         return Some(Finding::deny(
@@ -86,6 +90,18 @@ pub(crate) fn check(input: &Input<'_>, out: &mut Findings) {
                 );
             }
             false
+        }
+        // Judged leg by leg (`route`), each leg with these checks; here only the arming.
+        Command::FlyMission => {
+            if !snap.armed {
+                deny(
+                    ids::STATE_NOT_ARMED,
+                    "arm before flying the mission",
+                    0.0,
+                    0.0,
+                );
+            }
+            true
         }
         Command::Takeoff { .. } => {
             if !snap.armed {

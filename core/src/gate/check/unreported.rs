@@ -22,7 +22,10 @@ fn needs(command: &Command) -> Unreported {
             landed: false,
             ..moving
         },
-        Command::Takeoff { .. } | Command::GoTo { .. } | Command::ReturnToHome => moving,
+        Command::Takeoff { .. }
+        | Command::GoTo { .. }
+        | Command::ReturnToHome
+        | Command::FlyMission => moving,
         Command::Land { site } => Unreported {
             fix: site.is_some(),
             ..moving

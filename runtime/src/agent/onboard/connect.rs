@@ -12,9 +12,12 @@ use super::note::{BatterySource, VehicleLinkNote};
 use super::replan::AirspaceWatch;
 use super::start::{anchor_mission, settle_on_ground, wait_ready_to_fly};
 use crate::agent::anchor::Anchor;
+use crate::agent::mission_mode::HandedRoute;
 use crate::real_vehicle::{after_connect, before_connect};
 use crate::unsigned_link::exposure;
 use alpha3_core::config::{Address, Config};
+use alpha3_core::frames::LocalFrame;
+use alpha3_core::gate::RouteEnd;
 use alpha3_core::scenario::Scenario;
 use alpha3_hil::simulator::SimulatorPolicy;
 use alpha3_hil::{HilError, HilLink};
@@ -137,6 +140,9 @@ pub struct Connected {
     /// A plan's airspace watch: the autopilot's own fence and rally points followed during
     /// the episode ([`super::replan`]); none for a scenario file.
     pub airspace: Option<AirspaceWatch>,
+    /// A plan's checked route, which the agent may hand over to the autopilot as its mission;
+    /// none for a scenario file.
+    pub handed: Option<HandedRoute>,
 }
 
 impl Connected {
@@ -217,6 +223,7 @@ pub async fn connect_vehicle_for(
             landed_first,
             scenario,
             airspace,
+            handed,
         }) => {
             let mut flown = scenario;
             if anchor.on_ground {
@@ -229,6 +236,7 @@ pub async fn connect_vehicle_for(
                 note,
                 landed_first,
                 airspace,
+                handed,
             })
         }
         Err(refusal) => {
@@ -245,6 +253,7 @@ struct Prepared {
     landed_first: bool,
     scenario: Scenario,
     airspace: Option<AirspaceWatch>,
+    handed: Option<HandedRoute>,
 }
 
 /// Everything after the link is up: the real-vehicle gate on the autopilot's word, readiness,
@@ -287,6 +296,20 @@ async fn prepare(
     let anchor = anchor_mission(link, &scenario)
         .await
         .map_err(Refusal::Start)?;
+    let handed = plan.as_ref().map(|p| {
+        let mut route = p.check.route.clone();
+        route.end = if p.ends_with_landing {
+            RouteEnd::Land
+        } else if p.ends_with_return {
+            RouteEnd::Return
+        } else {
+            RouteEnd::Stay
+        };
+        HandedRoute {
+            route,
+            frame: LocalFrame::new(anchor.origin),
+        }
+    });
     let status = link.status();
     let note = VehicleLinkNote {
         connect: address.to_string(),
@@ -311,6 +334,7 @@ async fn prepare(
         landed_first,
         scenario,
         airspace,
+        handed,
     })
 }
 

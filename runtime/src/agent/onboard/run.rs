@@ -70,6 +70,7 @@ where
     } = kit;
     let mut side = LinkedVehicle::new(vehicle.link, world, operator, sources);
     side.watch_airspace(vehicle.airspace);
+    side.hand_over_route(vehicle.handed);
     let driven = drive(&mut side, &mut gate, &settings, recorder).await;
     let unheard = side.close_operator().await.event();
     let end_ms = side.now_ms();
