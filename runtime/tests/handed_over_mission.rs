@@ -15,7 +15,9 @@ use alpha3_core::record::Event;
 use mcp_support::{client, config, mcp_python};
 use plan_support::{flown, plan};
 use sitl_support::{alpha3, events, ground_scenario};
+use std::path::Path;
 use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
 
 /// sim-vehicle instance: companion link → 14572, its own port 14612, ground station 18602;
 /// clear of the other tests' instances.
@@ -30,24 +32,23 @@ impl Drop for Running {
     }
 }
 
-#[test]
-fn the_official_client_hands_a_plan_to_the_autopilot_and_it_flies_around_the_exclusion() {
-    let Some(py) = mcp_python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let scenario = ground_scenario(dir.path());
-    let _vehicle = Running(
+/// sim-vehicle `instance` started (4× speed), and `alpha3 mcp --plan zurich-detour.plan
+/// --connect` arguments for it, writing to `dir/out`.
+fn vehicle_and_args(dir: &Path, instance: u16) -> (Running, Vec<String>) {
+    let scenario = ground_scenario(dir);
+    let vehicle = Running(
         alpha3()
             .args(["sim-vehicle", "--scenario"])
             .arg(&scenario)
-            .args(["--instance", &INSTANCE.to_string(), "--speed-factor", "4"])
+            .args(["--instance", &instance.to_string(), "--speed-factor", "4"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap(),
     );
-    let port = 14540 + INSTANCE;
-    let cfg = config(dir.path(), Some(port));
-    let out = dir.path().join("out");
+    let port = 14540 + instance;
+    let cfg = config(dir, Some(port));
+    let out = dir.join("out");
     let args: Vec<String> = [
         "mcp",
         "--config",
@@ -68,6 +69,15 @@ fn the_official_client_hands_a_plan_to_the_autopilot_and_it_flies_around_the_exc
     .iter()
     .map(|s| s.to_string())
     .collect();
+    (vehicle, args)
+}
+
+#[test]
+fn the_official_client_hands_a_plan_to_the_autopilot_and_it_flies_around_the_exclusion() {
+    let Some(py) = mcp_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (_vehicle, args) = vehicle_and_args(dir.path(), INSTANCE);
+    let out = dir.path().join("out");
     let summary = client(&py, "mission", None, &args);
     let tools: Vec<&str> = summary["tools"]
         .as_array()
@@ -97,10 +107,7 @@ fn the_official_client_hands_a_plan_to_the_autopilot_and_it_flies_around_the_exc
         assert!(c["structured"].get("paused_for").is_none(), "{c}");
     }
 
-    mcp_support::wait_complete(
-        &out.join("records/ep.jsonl"),
-        std::time::Duration::from_secs(120),
-    );
+    mcp_support::wait_complete(&out.join("records/ep.jsonl"), Duration::from_secs(120));
     let e = events(&out.join("records/ep.jsonl"));
     // The gate judged the whole route once, before the autopilot flew it.
     let approved = e.iter().any(|e| match e {
@@ -153,4 +160,86 @@ fn the_official_client_hands_a_plan_to_the_autopilot_and_it_flies_around_the_exc
         "landed {:.1} m from home",
         f.end_from_home_m
     );
+}
+
+/// The second test's sim-vehicle: companion link → 14576, ground station 18606.
+const PAUSED_INSTANCE: u16 = 36;
+
+/// The gate watches the handed-over mission: the pilot uploads a smaller fence from a ground
+/// station (MAVSDK-Python) while the autopilot flies the first leg; the plan's next waypoints
+/// are outside it, so within a second the gate pauses the mission (a hold), records why, and
+/// `mission_status` says so — no truth violation.
+#[test]
+fn a_fence_uploaded_during_the_handed_over_mission_pauses_it() {
+    let Some(py) = mcp_python() else { return };
+    if plan_support::python_with("mavsdk").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (_vehicle, args) = vehicle_and_args(dir.path(), PAUSED_INSTANCE);
+    let out = dir.path().join("out");
+    let mut gcs = plan_support::GroundStation::start(
+        &py,
+        &format!("udpout://127.0.0.1:{}", 18570 + PAUSED_INSTANCE),
+        dir.path().join("mavsdk.log"),
+    );
+    let flying = {
+        let py = py.clone();
+        std::thread::spawn(move || client(&py, "mission", None, &args))
+    };
+    // The upload's turn is in the record once it is done; start_mission follows at once, and
+    // 4 s later (16 s of 4× time) the vehicle is on its first leg, inside the small fence.
+    let record = out.join("records/ep.jsonl");
+    let started = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&record).unwrap_or_default();
+        if text.contains("\"upload_mission\"") && text.contains("\"completed\"") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(90),
+            "never uploaded"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_secs(4));
+    let small = gcs.upload(&plan("zurich-small-fence.plan"), true);
+    assert_eq!(small["fence_on_autopilot"].as_u64(), Some(4), "{small}");
+    let summary = flying.join().unwrap();
+    drop(gcs);
+    let calls = summary["calls"].as_array().unwrap();
+    let paused = calls
+        .iter()
+        .filter_map(|c| c["structured"]["paused_for"].as_str())
+        .next()
+        .unwrap_or_else(|| panic!("mission_status never said paused: {summary}"));
+    assert!(paused.contains("gate.geofence"), "{paused}");
+
+    mcp_support::wait_complete(&record, Duration::from_secs(120));
+    let e = events(&record);
+    let pause = e
+        .iter()
+        .find_map(|e| match e {
+            Event::MissionPaused {
+                next_point,
+                findings,
+                ..
+            } => Some((*next_point, findings.clone())),
+            _ => None,
+        })
+        .expect("a mission_paused line");
+    assert!(
+        pause.1.iter().any(|f| f.id.starts_with("gate.geofence")),
+        "{pause:?}"
+    );
+    eprintln!("paused before point {}: {:?}", pause.0, pause.1[0]);
+    let adopted = e
+        .iter()
+        .any(|e| matches!(e, Event::Airspace { adopted: true, .. }));
+    assert!(adopted, "the new fence adopted");
+    let violations: Vec<&Event> = e
+        .iter()
+        .filter(|e| matches!(e, Event::Violation { .. }))
+        .collect();
+    assert!(violations.is_empty(), "truth violations: {violations:?}");
 }
