@@ -162,7 +162,14 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
             points,
             next_point: news.next_point.unwrap_or(self.gate.route_next()),
             current_item: news.current_item,
-            flying: snap.mode == FlightMode::Mission && snap.armed && self.gate.route().is_some(),
+            // PX4 flies a mission's last RTL or landing in its Return or Land mode: still the
+            // mission, past its last point.
+            flying: self.gate.route().is_some()
+                && snap.armed
+                && (snap.mode == FlightMode::Mission
+                    || (matches!(snap.mode, FlightMode::Return | FlightMode::Land)
+                        && news.next_point == Some(points)
+                        && self.paused_for.is_none())),
             mode: format!("{:?}", snap.mode).to_lowercase(),
             paused_for: self.paused_for.clone(),
         }
