@@ -14,7 +14,7 @@ mod ardupilot_support;
 mod plan_support;
 mod sitl_support;
 
-use ardupilot_support::{Sitl, SitlOptions, sitl_build};
+use ardupilot_support::{Sitl, SitlOptions, mavwp, sitl_build};
 use plan_support::*;
 use sitl_support::write_config;
 use std::process::Command;
@@ -23,23 +23,6 @@ use std::process::Command;
 /// use instances 2, 3 and 6.
 const INSTANCE: u8 = 4;
 const PORT: u16 = 14674;
-
-/// Uploads `(kind, file)` lists with mavwp over SITL's TCP port.
-fn mavwp(py: &std::path::Path, sitl: &Sitl, lists: &[(&str, &std::path::Path)]) -> String {
-    let mut cmd = Command::new(py);
-    cmd.arg(alpha3_test_support::root().join("tests/py/mavwp_plan.py"))
-        .arg(format!("tcp:127.0.0.1:{}", sitl.tcp_port()));
-    for (kind, file) in lists {
-        cmd.arg(kind).arg(file);
-    }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "mavwp_plan.py: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 #[test]
 fn ardupilot_missions_are_checked_against_the_uploaded_fence_and_flown_around_exclusions() {

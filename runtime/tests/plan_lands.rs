@@ -1,22 +1,29 @@
 //! A plan that ends with a landing lands there: `configs/plans/zurich-land.plan` (take-off, a
-//! waypoint 120 m east, NAV_LAND 60 m north of it) flown by `alpha3 fly --plan` on
-//! `alpha3 sim-vehicle` (PX4's imitation) ends `mission_complete` with the vehicle on the ground
-//! at the landing's position — the last waypoint is the landing's place, the landing is the
-//! failsafe's land step through the gate, and the place is an authorised landing site, so the
-//! descent below the band is no violation.
+//! waypoint 120 m east, NAV_LAND 60 m north of it) flown by `alpha3 fly --plan` ends
+//! `mission_complete` with the vehicle on the ground at the landing's position — the last
+//! waypoint is the landing's place, the landing is the failsafe's land step through the gate,
+//! and the place is an authorised landing site, so the descent below the band is no violation.
+//! Flown on `alpha3 sim-vehicle` (PX4's imitation) and on the real PX4 SITL.
+//!
+//! Without the PX4 build the second test skips with the reason; under `CI=true` it fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod plan_support;
 mod sitl_support;
 
+use alpha3::sitl::px4::{Px4Install, Px4Options, Px4Process, companion_port};
 use alpha3_core::frames::{Geo, LocalFrame};
 use plan_support::{plan, record_lines};
 use serde_json::Value;
-use sitl_support::{alpha3, ground_scenario, write_config};
+use sitl_support::{alpha3, ground_scenario, px4_build, write_config};
+use std::path::Path;
 use std::process::Stdio;
 
 /// SITL instance: companion link → 14579; clear of the other tests' instances.
 const INSTANCE: u16 = 39;
+
+/// PX4 instance: clear of the other PX4 tests' (3, 5–9).
+const PX4_INSTANCE: u8 = 4;
 
 const HOME: Geo = Geo {
     lat_deg: 47.397742,
@@ -36,26 +43,63 @@ fn a_plan_ending_with_a_landing_lands_at_its_position() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let cfg = write_config(dir.path(), 14540 + INSTANCE, "");
-    let out = dir.path().join("out");
-    let run = alpha3()
+    let run = fly_landing_plan(dir.path(), 14540 + INSTANCE);
+    let _ = vehicle.kill();
+    let _ = vehicle.wait();
+    check_landed(dir.path(), &run);
+}
+
+#[test]
+fn a_plan_ending_with_a_landing_lands_at_its_position_on_real_px4() {
+    let Some(px4) = px4_build("a plan's landing on PX4") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let install = Px4Install::at(&px4).unwrap();
+    let process = Px4Process::start(
+        &install,
+        &Px4Options {
+            instance: PX4_INSTANCE,
+            speed_factor: 2.0, // PX4_SIM_SPEED_FACTOR
+            run_dir: dir.path().join("px4"),
+            params: Vec::new(),
+        },
+    )
+    .unwrap();
+    let run = fly_landing_plan(dir.path(), companion_port(PX4_INSTANCE));
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(process.stop());
+    check_landed(dir.path(), &run);
+}
+
+/// `alpha3 fly --plan zurich-land.plan` on the vehicle at companion `port`, into `dir/out`.
+fn fly_landing_plan(dir: &Path, port: u16) -> std::process::Output {
+    let cfg = write_config(dir, port, "");
+    alpha3()
         .args(["fly", "--config"])
         .arg(&cfg)
         .arg("--plan")
         .arg(plan("zurich-land.plan"))
         .arg("--out")
-        .arg(&out)
+        .arg(dir.join("out"))
         .args([
             "--episode-id",
             "land",
             "--no-stdin",
             "--ready-timeout-s",
-            "60",
+            "120",
         ])
         .output()
-        .unwrap();
-    let _ = vehicle.kill();
-    let _ = vehicle.wait();
+        .unwrap()
+}
+
+/// The episode in `dir/out` ended `mission_complete`, landed at the NAV_LAND's position, no
+/// violation.
+fn check_landed(dir: &Path, run: &std::process::Output) {
+    let out = dir.join("out");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
 
@@ -102,5 +146,6 @@ fn a_plan_ending_with_a_landing_lands_at_its_position() {
         last["position"]["y"].as_f64().unwrap(),
     );
     let off = ((x - target.x).powi(2) + (y - target.y).powi(2)).sqrt();
+    eprintln!("landed {off:.1} m from the NAV_LAND position");
     assert!(off < 5.0, "landed {off:.1} m from the NAV_LAND position");
 }

@@ -91,7 +91,7 @@ async def fly(session, out):
     out["session"] = await resource(session, "alpha3://session")
 
 
-async def mission(session, out):
+async def mission(session, out, watch_s):
     tools = await session.list_tools()
     out["tools"] = [t.name for t in tools.tools]
     log = out["calls"]
@@ -99,7 +99,8 @@ async def mission(session, out):
     await call(session, "upload_mission", {}, log)
     await call(session, "start_mission", {}, log)
     # A long mission outlasts one call's turn: watch it until it is done, paused or over.
-    for _ in range(120):
+    until = asyncio.get_running_loop().time() + watch_s
+    while asyncio.get_running_loop().time() < until:
         s = await call(session, "mission_status", {}, log)
         st = s["structured"] or {}
         if s["is_error"] or not st.get("flying") or st.get("paused_for"):
@@ -167,7 +168,7 @@ async def run(args, server_cmd):
             if args.mode == "fly":
                 await fly(session, out)
             elif args.mode == "mission":
-                await mission(session, out)
+                await mission(session, out, args.watch_s)
             elif args.mode == "disconnect":
                 await disconnect(session, out)
             elif args.mode == "silent":
@@ -194,6 +195,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("mode", choices=["fly", "mission", "disconnect", "silent", "latency"])
     p.add_argument("--silence-s", type=float, default=8.0)
+    p.add_argument("--watch-s", type=float, default=300.0)
     p.add_argument("--url")
     p.add_argument("--calls", type=int, default=200)
     args = p.parse_args(argv)

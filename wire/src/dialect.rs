@@ -35,6 +35,7 @@ pub mod id {
     pub const HOME_POSITION: u32 = mav::HOME_POSITION_DATA::ID;
     pub const EXTENDED_SYS_STATE: u32 = mav::EXTENDED_SYS_STATE_DATA::ID;
     pub const ODOMETRY: u32 = mav::ODOMETRY_DATA::ID;
+    pub const MISSION_CURRENT: u32 = mav::MISSION_CURRENT_DATA::ID;
 }
 
 #[cfg(test)]
@@ -58,6 +59,7 @@ mod tests {
             (id::HOME_POSITION, 242),
             (id::EXTENDED_SYS_STATE, 245),
             (id::ODOMETRY, 331),
+            (id::MISSION_CURRENT, 42),
         ];
         for (ours, number) in published {
             assert_eq!(ours, number);

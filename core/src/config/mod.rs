@@ -1,5 +1,6 @@
 //! Configuration: TOML files made of sections (`[vehicle]`, `[limits]`, `[slices]`, `[policy]`,
-//! `[link]`, `[watchdog]`, `[record]`, `[bench]`). A file may hold any subset; files compose.
+//! `[link]`, `[watchdog]`, `[record]`, `[bench]`, `[forecast]`). A file may hold any subset;
+//! files compose.
 //! Every key carries its unit in its name, unknown keys are rejected, and [`Config::validate`]
 //! applies the cross-field rules after parsing.
 
@@ -33,6 +34,7 @@ impl Config {
             watchdog: other.watchdog.or(self.watchdog),
             record: other.record.or(self.record),
             bench: other.bench.or(self.bench),
+            forecast: other.forecast.or(self.forecast),
         }
     }
 

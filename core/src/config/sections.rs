@@ -24,6 +24,22 @@ pub struct Config {
     pub record: Option<RecordConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bench: Option<BenchSuite>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forecast: Option<Forecast>,
+}
+
+/// The wind a plan is checked and flown in. A QGroundControl plan or a `.waypoints` file
+/// carries no weather, so without this section the gate judges a plan in still air.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Forecast {
+    /// Mean wind speed.
+    pub wind_mps: f64,
+    /// Where the wind blows from, degrees clockwise from true north (as a METAR gives it).
+    pub wind_from_deg: f64,
+    /// Gusts above the mean.
+    #[serde(default)]
+    pub gust_mps: f64,
 }
 
 /// The airframe: limits and the energy model (power = hover + k_drag·v³ + k_manoeuvre·|a|).

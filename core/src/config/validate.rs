@@ -91,6 +91,9 @@ impl Config {
         if let Some(b) = &self.bench {
             bench(&mut p, b);
         }
+        if let Some(f) = &self.forecast {
+            forecast(&mut p, f);
+        }
         cross(&mut p, self);
         p.0
     }
@@ -311,6 +314,32 @@ fn link(p: &mut Problems, l: &LinkConfig) {
             "link.require_signing",
             "signing_key",
             "require_signing needs signing_key_env".into(),
+        );
+    }
+}
+
+/// Above this a multirotor does not fly at all; a larger figure is a unit mistake (knots, km/h).
+const MAX_FORECAST_WIND_MPS: f64 = 40.0;
+
+fn forecast(p: &mut Problems, f: &Forecast) {
+    for (path, v) in [
+        ("forecast.wind_mps", f.wind_mps),
+        ("forecast.gust_mps", f.gust_mps),
+    ] {
+        p.non_negative(path, v);
+        if v > MAX_FORECAST_WIND_MPS {
+            p.push(
+                path,
+                "wind_range",
+                format!("must be at most {MAX_FORECAST_WIND_MPS} m/s, is {v}"),
+            );
+        }
+    }
+    if !(0.0..=360.0).contains(&f.wind_from_deg) {
+        p.push(
+            "forecast.wind_from_deg",
+            "direction",
+            format!("must be in [0, 360], is {}", f.wind_from_deg),
         );
     }
 }

@@ -46,7 +46,9 @@ pub(super) const FAILSAFES: &[FailsafeParam] = &[
 ];
 
 /// ArduPilot streams nothing to a new link unless asked (its `MAV<n>_*` rates are 0 on the
-/// companion's link); EKF_STATUS_REPORT tells when it has a position estimate.
+/// companion's link); EKF_STATUS_REPORT tells when it has a position estimate, and
+/// MISSION_CURRENT where a mission flown in AUTO is (MISSION_ITEM_REACHED alone says nothing
+/// of the item under way).
 pub(super) const STREAMS: &[(u32, u32)] = &[
     (id::GLOBAL_POSITION_INT, 100_000),
     (id::ATTITUDE, 100_000),
@@ -56,6 +58,7 @@ pub(super) const STREAMS: &[(u32, u32)] = &[
     (id::EXTENDED_SYS_STATE, 500_000),
     (id::GPS_RAW_INT, 500_000),
     (id::EKF_STATUS_REPORT, 1_000_000),
+    (id::MISSION_CURRENT, 1_000_000),
 ];
 
 #[cfg(test)]

@@ -24,14 +24,15 @@ pub(super) enum Until {
 }
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
-    /// Runs the vehicle until `until_ms` — or earlier as `until` allows — sampling truth and
+    /// Runs the vehicle until `until_ms` — or earlier as `until` allows, or at once when the
+    /// process is stopping (the next decision then ends the episode) — sampling truth and
     /// link, reporting violations and letting the watchdog act.
     pub(super) async fn run_until(
         &mut self,
         until_ms: u64,
         until: Until,
     ) -> Result<(), Interruption> {
-        while self.side.now_ms() < until_ms && !self.done(until) {
+        while self.side.now_ms() < until_ms && !self.done(until) && !self.cut.is_cut() {
             let next = (self.side.now_ms() + self.interval_ms).min(until_ms);
             self.side.advance_to(next).await?;
             self.tick().await?;

@@ -152,6 +152,7 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         mission_watch_at_ms: 0,
         paused_for: None,
         limits: settings.limits.clone(),
+        cut: settings.handover_cut.clone(),
     };
     let mut lost_since: Option<u64> = None;
     loop {

@@ -36,6 +36,9 @@ pub(super) struct Flight<'a, V: VehicleLink + Surroundings> {
     pub(super) paused_for: Option<String>,
     /// The limits a plan's airspace is made again with when the autopilot's changes.
     pub(super) limits: alpha3_core::config::Limits,
+    /// Set when the process is stopping with every client gone: episode time stops running
+    /// so the record gets its last line before the kill.
+    pub(super) cut: crate::episode_setup::HandoverCut,
 }
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {

@@ -357,10 +357,19 @@ impl<L: VehicleLink + LinkHealth> Surroundings for LinkedVehicle<L> {
     }
 
     async fn airspace_news(&mut self) -> Option<AirspaceNews> {
+        let clock_ms = self.episode_ms();
         let watch = self.airspace.as_mut()?;
         let now = self.link.plan_changes();
-        let changed = watch.changed(now)?;
-        let airspace = self.link.autopilot_airspace().await;
+        let (changed, airspace) = match watch.changed(now) {
+            Some(changed) => (changed, self.link.autopilot_airspace().await),
+            // ArduPilot says nothing when a ground station uploads a fence: read it again
+            // now and then and compare.
+            None if self.link.profile() == Some(Profile::ArduPilot) && watch.poll_due(clock_ms) => {
+                let read = self.link.autopilot_airspace().await;
+                (watch.polled(clock_ms, &read)?, read)
+            }
+            None => return None,
+        };
         let battery = self.link.snapshot().battery.remaining_pct;
         let result = watch.remake(now, airspace, battery);
         Some(AirspaceNews { changed, result })

@@ -12,7 +12,7 @@ use crate::exit::{self, Halt, Stop};
 use crate::mission_plan::{
     CheckedPlan, PlanInput, check_plan, read_autopilot_airspace, read_plan_files,
 };
-use alpha3_core::config::Config;
+use alpha3_core::config::{Config, Forecast};
 use alpha3_core::frames::Enu;
 use alpha3_core::plan_mission::{AutopilotAirspace, Placement};
 use anyhow::Context;
@@ -45,6 +45,15 @@ pub struct CheckArgs {
     /// How long to wait for the autopilot's heartbeat, home and position, seconds.
     #[arg(long, default_value_t = 60)]
     pub ready_timeout_s: u64,
+    /// Forecast mean wind, m/s (replaces the config's `[forecast]`; without either, still air).
+    #[arg(long)]
+    pub wind_mps: Option<f64>,
+    /// Where the forecast wind blows from, degrees clockwise from true north.
+    #[arg(long, requires = "wind_mps", default_value_t = 0.0)]
+    pub wind_from_deg: f64,
+    /// Forecast gusts above the mean wind, m/s.
+    #[arg(long, requires = "wind_mps", default_value_t = 0.0)]
+    pub gust_mps: f64,
 }
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
@@ -54,8 +63,20 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 async fn run_checked(args: &CheckArgs) -> Result<ExitCode, Halt> {
     let text = std::fs::read_to_string(&args.config)
         .with_context(|| format!("reading {}", args.config.display()))?;
-    let config = Config::from_toml(&text)
+    let mut config = Config::from_toml(&text)
         .map_err(|e| Stop::invalid(format!("{}: {e}", args.config.display())))?;
+    if let Some(wind_mps) = args.wind_mps {
+        config.forecast = Some(Forecast {
+            wind_mps,
+            wind_from_deg: args.wind_from_deg,
+            gust_mps: args.gust_mps,
+        });
+        let problems = config.validate();
+        if !problems.is_empty() {
+            let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            return Err(Stop::usage(format!("the forecast: {}", text.join("; "))).into());
+        }
+    }
     let input = read_plan_files(&args.plan, args.fence.as_deref(), args.rally.as_deref())
         .map_err(|e| Stop::invalid(e.to_string()))?;
     let (autopilot, at, battery_pct, against) = match &args.connect {
@@ -82,9 +103,12 @@ async fn run_checked(args: &CheckArgs) -> Result<ExitCode, Halt> {
     let checked = check_plan(&input, &autopilot, at, battery_pct, &config)
         .map_err(|e| Stop::invalid(format!("{}: {e}", args.plan.display())))?;
     if args.json {
-        println!("{}", document(&input, &checked, &against));
+        println!(
+            "{}",
+            document(&input, &checked, &against, config.forecast.as_ref())
+        );
     } else {
-        print_text(&input, &checked, &against);
+        print_text(&input, &checked, &against, config.forecast.as_ref());
     }
     Ok(exit::code(if checked.check.passed() {
         exit::OK
@@ -128,7 +152,23 @@ async fn connected(
     Ok((autopilot, at, battery, format!("{who} at {}", conn.address)))
 }
 
-fn document(input: &PlanInput, c: &CheckedPlan, against: &str) -> serde_json::Value {
+/// The wind the plan was judged in, in words.
+fn wind_words(forecast: Option<&Forecast>) -> String {
+    match forecast {
+        Some(f) => format!(
+            "{:.1} m/s from {:.0}°, gusts {:.1} m/s above it (forecast)",
+            f.wind_mps, f.wind_from_deg, f.gust_mps
+        ),
+        None => "still air (no [forecast] in the config, no --wind-mps)".into(),
+    }
+}
+
+fn document(
+    input: &PlanInput,
+    c: &CheckedPlan,
+    against: &str,
+    forecast: Option<&Forecast>,
+) -> serde_json::Value {
     let band = [
         c.gate.limits().min_altitude_m,
         c.gate.limits().max_altitude_m,
@@ -139,11 +179,13 @@ fn document(input: &PlanInput, c: &CheckedPlan, against: &str) -> serde_json::Va
         "passed": c.check.passed(),
         "sources": c.planned.sources,
         "band_m": band,
+        "forecast": forecast,
+        "wind": wind_words(forecast),
         "check": c.check,
     })
 }
 
-fn print_text(input: &PlanInput, c: &CheckedPlan, against: &str) {
+fn print_text(input: &PlanInput, c: &CheckedPlan, against: &str, forecast: Option<&Forecast>) {
     let s = &c.planned.sources;
     let l = c.gate.limits();
     println!(
@@ -165,6 +207,7 @@ fn print_text(input: &PlanInput, c: &CheckedPlan, against: &str) {
         "band: {}–{} m above home (max from {}; min from {})",
         l.min_altitude_m, l.max_altitude_m, s.max_altitude, s.min_altitude
     );
+    println!("wind: {}", wind_words(forecast));
     for f in &c.check.findings {
         println!(
             "{}: {} {}: {} (limit {:.1}, measured {:.1})",

@@ -1,5 +1,5 @@
-//! A plan made into the mission flown — in the autopilot's airspace, with the config's vehicle
-//! and limits — and checked whole before take-off. `alpha3 check` prints it; `fly --plan`
+//! A plan made into the mission flown — in the autopilot's airspace, with the config's vehicle,
+//! limits and forecast wind — and checked whole before take-off. `alpha3 check` prints it; `fly --plan`
 //! refuses to start a mission that fails it.
 
 use crate::episode_setup::{EpisodeSettings, profile_for_scenario};
@@ -43,7 +43,12 @@ pub fn check_plan(
 ) -> Result<CheckedPlan, PlanCheckError> {
     let settings = EpisodeSettings::from_config(config, None);
     let vehicle = config.vehicle.as_ref().ok_or(PlanCheckError::NoVehicle)?;
-    let planned = plan_scenario(&input.parts(), autopilot, at, vehicle, &settings.limits)?;
+    let mut planned = plan_scenario(&input.parts(), autopilot, at, vehicle, &settings.limits)?;
+    // A plan carries no weather: the forecast the config gives is the wind it is judged in.
+    if let Some(f) = &config.forecast {
+        let w = &mut planned.scenario.environment.weather;
+        (w.wind_mps, w.wind_dir_deg, w.gust_mps) = (f.wind_mps, f.wind_from_deg, f.gust_mps);
+    }
     let profile = profile_for_scenario(&planned.scenario, vehicle);
     let gate = GateContext::from_scenario(&planned.scenario, &settings.limits, &profile, 0)?;
     let mut start = VehicleSnapshot::on_ground_at_home(at.home, 0);

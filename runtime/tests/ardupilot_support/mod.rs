@@ -176,3 +176,20 @@ fn heartbeat_on(s: &mut TcpStream) -> bool {
     }
     false
 }
+
+/// Uploads `(kind, file)` lists with mavwp over SITL's TCP port.
+pub fn mavwp(py: &Path, sitl: &Sitl, lists: &[(&str, &Path)]) -> String {
+    let mut cmd = Command::new(py);
+    cmd.arg(alpha3_test_support::root().join("tests/py/mavwp_plan.py"))
+        .arg(format!("tcp:127.0.0.1:{}", sitl.tcp_port()));
+    for (kind, file) in lists {
+        cmd.arg(kind).arg(file);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "mavwp_plan.py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

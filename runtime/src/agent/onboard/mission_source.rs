@@ -113,6 +113,7 @@ pub async fn mission_on(
             at,
         },
         changes,
+        autopilot,
     );
     Ok((checked.planned.scenario, Some(note), Some(watch)))
 }

@@ -3,7 +3,8 @@
 //! flies. PX4 says so in MISSION_CURRENT's plan ids (MISSION-FACTS §7); the link counts those
 //! changes, and the next turn downloads the autopilot's airspace again, makes the plan again in
 //! it and hands the gate the new airspace ([`GateContext::adopt_airspace`]). ArduPilot carries
-//! no ids, so a change there is not seen; its fence is read once, at connect.
+//! no ids (its MISSION_ACK goes only to the uploading link), so there the airspace is read
+//! again every [`POLL_MS`] and compared with the one the gate's was made from.
 //!
 //! [`GateContext::adopt_airspace`]: alpha3_core::gate::GateContext::adopt_airspace
 
@@ -23,6 +24,10 @@ pub struct Replan {
 /// Which plan kinds an airspace follows: the fence and the rally points (the mission is ours).
 const WATCHED: [(usize, &str); 2] = [(1, "fence"), (2, "rally")];
 
+/// How often an autopilot that sends no plan ids (ArduPilot) is read again, ms of the
+/// episode clock: a fence and a rally download and five parameters, a few hundred bytes.
+pub const POLL_MS: u64 = 2_000;
+
 /// The plan of an episode and the autopilot's change counts it was last made with.
 #[derive(Debug, Clone)]
 pub struct AirspaceWatch {
@@ -31,6 +36,12 @@ pub struct AirspaceWatch {
     seen: [u32; 3],
     /// The counts whose failed re-download was already reported.
     reported: Option<[u32; 3]>,
+    /// The autopilot's airspace the gate's was last made from: what a poll compares with.
+    held: AutopilotAirspace,
+    /// A polled airspace the plan could not be made in: reported once, not again.
+    refused: Option<AutopilotAirspace>,
+    /// When the autopilot was last polled (episode clock, ms).
+    polled_at_ms: Option<u64>,
 }
 
 /// A change the autopilot reported, and the plan made again in its new airspace (or why not).
@@ -42,13 +53,57 @@ pub struct AirspaceNews {
 }
 
 impl AirspaceWatch {
-    /// Watching from the link's change counts `now` (the airspace was read after them).
-    pub fn new(replan: Replan, now: [u32; 3]) -> Self {
+    /// Watching from the link's change counts `now`; `held` is the autopilot's airspace read
+    /// after them, the one the plan was made in.
+    pub fn new(replan: Replan, now: [u32; 3], held: AutopilotAirspace) -> Self {
         Self {
             replan,
             seen: now,
             reported: None,
+            held,
+            refused: None,
+            polled_at_ms: None,
         }
+    }
+
+    /// Whether an autopilot without plan ids is due to be read again at `now_ms`.
+    pub fn poll_due(&self, now_ms: u64) -> bool {
+        self.polled_at_ms
+            .is_none_or(|at| now_ms.saturating_sub(at) >= POLL_MS)
+    }
+
+    /// Takes the airspace polled at `now_ms`: the kinds in which it differs from the one the
+    /// gate's was made from (`fence` also for the fence parameters), or `None` when it is the
+    /// same, was already refused, or could not be read (asked again at the next poll).
+    pub fn polled(
+        &mut self,
+        now_ms: u64,
+        read: &Result<AutopilotAirspace, String>,
+    ) -> Option<Vec<String>> {
+        self.polled_at_ms = Some(now_ms);
+        let read = match read {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::debug!(error = %e, "polling the autopilot's airspace");
+                return None;
+            }
+        };
+        if *read == self.held || self.refused.as_ref() == Some(read) {
+            return None;
+        }
+        let h = &self.held;
+        let mut changed = Vec::new();
+        if read.fence != h.fence
+            || read.max_altitude != h.max_altitude
+            || read.min_altitude != h.min_altitude
+            || read.home_circle != h.home_circle
+        {
+            changed.push("fence".to_string());
+        }
+        if read.rally != h.rally {
+            changed.push("rally".to_string());
+        }
+        Some(changed)
     }
 
     /// The kinds changed since the gate's airspace was made, given the link's counts `now`;
@@ -72,23 +127,33 @@ impl AirspaceWatch {
         battery_pct: f64,
     ) -> Result<CheckedPlan, String> {
         let made = airspace.and_then(|a| {
-            check_plan(
+            match check_plan(
                 &self.replan.input,
                 &a,
                 self.replan.at,
                 battery_pct,
                 &self.replan.config,
-            )
-            .map_err(|e| e.to_string())
+            ) {
+                Ok(made) => Ok((made, a)),
+                Err(e) => {
+                    self.refused = Some(a);
+                    Err(e.to_string())
+                }
+            }
         });
         match made {
-            Ok(_) => {
+            Ok((made, a)) => {
                 self.seen = now;
                 self.reported = None;
+                self.held = a;
+                self.refused = None;
+                Ok(made)
             }
-            Err(_) => self.reported = Some(now),
+            Err(e) => {
+                self.reported = Some(now);
+                Err(e)
+            }
         }
-        made
     }
 }
 
@@ -112,7 +177,11 @@ mod tests {
             },
             vehicle: Enu::default(),
         };
-        AirspaceWatch::new(Replan { input, config, at }, [0, 1, 0])
+        AirspaceWatch::new(
+            Replan { input, config, at },
+            [0, 1, 0],
+            AutopilotAirspace::default(),
+        )
     }
 
     #[test]
@@ -139,5 +208,40 @@ mod tests {
         let made = w.remake([0, 3, 0], Ok(AutopilotAirspace::default()), 90.0);
         assert!(made.is_ok(), "{made:?}");
         assert_eq!(w.changed([0, 3, 0]), None);
+    }
+
+    #[test]
+    fn a_polled_airspace_is_news_only_when_it_differs_from_the_one_held() {
+        let mut w = watch();
+        assert!(w.poll_due(0));
+        let same = Ok(AutopilotAirspace::default());
+        assert_eq!(w.polled(0, &same), None);
+        assert!(!w.poll_due(POLL_MS - 1));
+        assert!(w.poll_due(POLL_MS));
+        assert_eq!(w.polled(POLL_MS, &Err("timed out".into())), None);
+        let mut rally = AutopilotAirspace::default();
+        rally.rally.push(alpha3_core::mission_file::GeoPoint {
+            lat_deg: 47.3978,
+            lon_deg: 8.5456,
+            alt_m: 0.0,
+            reference: alpha3_core::mission_file::AltitudeRef::AboveHome,
+        });
+        let rally = Ok(rally);
+        assert_eq!(
+            w.polled(2 * POLL_MS, &rally),
+            Some(vec!["rally".to_string()])
+        );
+        // Made in it: the same airspace polled again is no news.
+        assert!(w.remake([0, 1, 0], rally.clone(), 90.0).is_ok());
+        assert_eq!(w.polled(3 * POLL_MS, &rally), None);
+        let mut lower = rally.clone().unwrap();
+        lower.max_altitude = Some(alpha3_core::plan_mission::ParamLimit {
+            value: 50.0,
+            source: "FENCE_ALT_MAX = 50".into(),
+        });
+        assert_eq!(
+            w.polled(4 * POLL_MS, &Ok(lower)),
+            Some(vec!["fence".to_string()])
+        );
     }
 }
