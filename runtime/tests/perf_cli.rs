@@ -132,6 +132,27 @@ fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
         positive(&v, p);
     }
     assert!(v["llm"]["model"].as_str().is_some_and(|m| !m.is_empty()));
+    // One worker's resident memory: at least the part of the 253 MB model it reads, and a
+    // check against the goal.
+    let memory = &v["worker_memory"];
+    let resident = memory["resident_mb"].as_f64().unwrap();
+    assert!(resident > 50.0, "{memory}");
+    let parts = memory["anon_mb"].as_f64().unwrap() + memory["file_mb"].as_f64().unwrap();
+    assert!((parts - resident).abs() < 0.1 * resident, "{memory}");
+    assert_eq!(memory["context_tokens"], 4096, "{memory}");
+    let further = memory["further_worker_mb"].as_f64().unwrap();
+    assert!(
+        further > 0.0 && further < resident,
+        "a further worker shares the model: {memory}"
+    );
+    assert!(
+        v["checks"].as_array().unwrap().iter().any(|c| c["what"]
+            .as_str()
+            .unwrap()
+            .contains("model worker resident")),
+        "{}",
+        v["checks"]
+    );
 }
 
 /// `--under-load`: the 50 Hz safety tick idle, with the model decoding at normal priority, and

@@ -168,6 +168,28 @@ pub struct LlamaConfig {
     /// 0 = greedy (deterministic).
     pub temperature: f64,
     pub seed: u32,
+    /// How the model's inference threads are scheduled: `low` (the default: SCHED_BATCH at
+    /// nice 10, below the link, gate, watchdog and recorder; needs no privileges) or `normal`
+    /// (as the process, for comparing under load).
+    #[serde(default, skip_serializing_if = "InferencePriority::is_low")]
+    pub inference_priority: InferencePriority,
+}
+
+/// How a local model's inference threads are scheduled against the safety path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InferencePriority {
+    /// Below the safety path.
+    #[default]
+    Low,
+    /// As the process was started.
+    Normal,
+}
+
+impl InferencePriority {
+    fn is_low(&self) -> bool {
+        *self == Self::Low
+    }
 }
 
 /// An OpenAI-compatible chat-completions endpoint.

@@ -35,6 +35,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         while self.side.now_ms() < until_ms && !self.done(until) && !self.cut.is_cut() {
             let next = (self.side.now_ms() + self.interval_ms).min(until_ms);
             self.side.advance_to(next).await?;
+            self.timing.ticked(self.side.now_ms().saturating_sub(next));
             self.tick().await?;
         }
         Ok(())
@@ -86,7 +87,12 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         }
         self.watch_mission(&snapshot, now).await?;
         // A holding vehicle must act earlier on traffic: by moving out of the way (escape_ms).
+        let judging = std::time::Instant::now();
         let breach = time_to_breach(self.gate, &snapshot, now).map(|b| b.act_in_ms());
+        self.timing.judged(
+            now.saturating_sub(snapshot.time_ms),
+            judging.elapsed().as_secs_f64() * 1e6,
+        );
         if let WatchdogAction::Step(step) = self.watchdog.tick(now, breach) {
             self.take_step(&snapshot, now, step).await?;
         }

@@ -116,8 +116,12 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                 catalogue: &self.catalogue,
                 link,
                 paused_for: self.paused_for.clone(),
+                judged: Vec::new(),
             };
             let o = exec.run(turn, i as u32, action).await;
+            for (age_ms, gate_us) in exec.judged {
+                self.timing.judged(age_ms, gate_us);
+            }
             match o.route.clone() {
                 Some(RouteChange::Adopt(route)) => {
                     self.gate.adopt_route(Some(route));

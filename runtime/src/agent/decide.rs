@@ -27,18 +27,26 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                 .unwrap_or_else(|_| missed_deadline(asked)));
         }
         tokio::pin!(pending);
-        loop {
+        self.timing.in_decision = true;
+        let decided = loop {
             let next = self.side.now_ms() + self.interval_ms;
             tokio::select! {
                 biased;
-                d = &mut pending => return Ok(d),
-                () = tokio::time::sleep_until(deadline) => return Ok(missed_deadline(asked)),
+                d = &mut pending => break Ok(d),
+                () = tokio::time::sleep_until(deadline) => break Ok(missed_deadline(asked)),
                 r = self.side.advance_to(next) => {
-                    r?;
-                    self.tick().await?;
+                    if let Err(e) = r {
+                        break Err(e.into());
+                    }
+                    self.timing.ticked(self.side.now_ms().saturating_sub(next));
+                    if let Err(e) = self.tick().await {
+                        break Err(e);
+                    }
                 }
             }
-        }
+        };
+        self.timing.in_decision = false;
+        decided
     }
 }
 

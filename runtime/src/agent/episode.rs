@@ -29,6 +29,8 @@ pub struct EpisodeOutcome {
     pub tool_actions: u32,
     pub policy_calls: u32,
     pub generation_failures: u32,
+    /// How the safety path kept up (telemetry age, the gate's time, late watchdog ticks).
+    pub safety: super::safety_timing::SafetyTiming,
 }
 
 /// Runs one episode of `policy` in `world`, writing every step to `recorder` (flushed at the
@@ -64,6 +66,7 @@ pub async fn run_episode_on<V: VehicleLink + Surroundings>(
         tool_actions: 0,
         policy_calls: 0,
         generation_failures: 0,
+        safety: super::safety_timing::SafetyTiming::default(),
     };
     match episode_loop(side, policy, gate, settings, recorder, &mut out).await {
         // A model that never answered had no say in the flight: not its episode.
@@ -153,11 +156,25 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         paused_for: None,
         limits: settings.limits.clone(),
         cut: settings.handover_cut.clone(),
+        timing: super::safety_timing::SafetyTiming::default(),
     };
+    let flown = fly(&mut flight, policy, ctx, settings, out).await;
+    out.safety = std::mem::take(&mut flight.timing);
+    flown
+}
+
+/// Agent and operator turns until the episode ends, then the hand-over the end asks for.
+async fn fly<V: VehicleLink + Surroundings>(
+    flight: &mut Flight<'_, V>,
+    policy: &mut dyn Policy,
+    mut ctx: DecisionContext,
+    settings: &EpisodeSettings,
+    out: &mut EpisodeOutcome,
+) -> Result<(), Interruption> {
     let mut lost_since: Option<u64> = None;
     loop {
         let done = flight.agent_turn(policy, &ctx, settings, out).await?;
-        let (operator_text, sample) = operator_turn(&mut flight, &done.agent_turn, out).await?;
+        let (operator_text, sample) = operator_turn(flight, &done.agent_turn, out).await?;
         let now = flight.side.now_ms();
         lost_since = match flight.monitor.state(now).condition {
             LinkCondition::Lost => Some(lost_since.unwrap_or(now)),

@@ -55,6 +55,9 @@ pub struct Executor<'a, V: VehicleLink + Surroundings> {
     pub link: LinkState,
     /// Why the gate paused the handed-over mission last (`mission_status` says).
     pub paused_for: Option<String>,
+    /// Each verdict's telemetry age (ms) and the gate's wall time for it (µs), for the
+    /// episode's [`super::SafetyTiming`].
+    pub judged: Vec<(u64, f64)>,
 }
 
 impl<V: VehicleLink + Surroundings> std::fmt::Debug for Executor<'_, V> {
@@ -64,6 +67,9 @@ impl<V: VehicleLink + Surroundings> std::fmt::Debug for Executor<'_, V> {
             .finish()
     }
 }
+
+/// How long a command refused only for stale telemetry waits for fresh telemetry, vehicle ms.
+const STALE_WAIT_MS: u64 = 2_000;
 
 fn args<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
     let v = if v.is_null() { json!({}) } else { v.clone() };
@@ -265,6 +271,39 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
         serde_json::to_value(last).map_err(|e| e.to_string())
     }
 
+    /// The gate's verdict on `command` now. On a real-time link, a refusal only because the
+    /// telemetry is too old waits up to [`STALE_WAIT_MS`] of vehicle time for fresh telemetry
+    /// and is judged again (the link was late, not the agent); the refusal stands after that.
+    /// Every judgement is timed into `judged`.
+    async fn judged_when_fresh(&mut self, command: &Command) -> Verdict {
+        let asked = self.side.now_ms();
+        let before = *self.gate_state;
+        loop {
+            let snapshot = self.side.snapshot();
+            let now = self.side.now_ms();
+            let judging = std::time::Instant::now();
+            let verdict = evaluate(self.gate, &snapshot, command, now, self.gate_state);
+            self.judged.push((
+                now.saturating_sub(snapshot.time_ms),
+                judging.elapsed().as_secs_f64() * 1e6,
+            ));
+            let wait = self.side.realtime()
+                && now < asked + STALE_WAIT_MS
+                && crate::agent::onboard::start::only_stale(&verdict);
+            if !wait {
+                return verdict;
+            }
+            tracing::debug!(
+                command = command.name(),
+                "telemetry too old for the gate; waiting"
+            );
+            *self.gate_state = before;
+            if self.side.advance_to(now + 100).await.is_err() {
+                return verdict;
+            }
+        }
+    }
+
     /// Gate, then the flight controller.
     pub(super) async fn command(
         &mut self,
@@ -273,14 +312,7 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
         command: &Command,
         out: &mut ActionOutcome,
     ) -> CommandResult {
-        let snapshot = self.side.snapshot();
-        let verdict = evaluate(
-            self.gate,
-            &snapshot,
-            command,
-            self.side.now_ms(),
-            self.gate_state,
-        );
+        let verdict = self.judged_when_fresh(command).await;
         out.verdicts.push(verdict.outcome());
         out.events.push(Event::Verdict {
             turn,

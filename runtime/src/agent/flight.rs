@@ -39,6 +39,8 @@ pub(super) struct Flight<'a, V: VehicleLink + Surroundings> {
     /// Set when the process is stopping with every client gone: episode time stops running
     /// so the record gets its last line before the kill.
     pub(super) cut: crate::episode_setup::HandoverCut,
+    /// How the safety path kept up: telemetry age, the gate's time, late ticks.
+    pub(super) timing: super::safety_timing::SafetyTiming,
 }
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {

@@ -66,6 +66,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             }
             let next = (self.side.now_ms() + self.interval_ms).min(until);
             self.side.advance_to(next).await?;
+            self.timing.ticked(self.side.now_ms().saturating_sub(next));
             self.tick().await?;
         }
         if self.side.snapshot().is_airborne() {

@@ -261,7 +261,10 @@ impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
     /// (PX4 SIH) or a stock pack that is not recharged between episodes (ArduCopter).
     fn snapshot(&self) -> VehicleSnapshot {
         let mut s = self.link.snapshot();
-        s.time_ms = self.episode_ms();
+        // The telemetry's own stamp on the episode clock: the gate refuses telemetry too old
+        // to decide on, so it must see the real age (stamped "now", a link starved while a
+        // model decodes would look fresh).
+        s.time_ms = s.time_ms.saturating_sub(self.t0_ms).min(self.episode_ms());
         if self.sources == Sources::Simulated {
             s.battery = self.world.reported_battery();
             s.unreported.battery = false;
@@ -574,6 +577,69 @@ mod tests {
             let reported = alpha3_sim::vec3::from_enu(v.snapshot().position);
             let twin = v.world().truth().position;
             assert_eq!(twin, reported, "at {t} ms");
+        }
+    }
+
+    /// The built-in world behind a link whose telemetry arrives `lag_ms` late.
+    struct Lagging {
+        world: World,
+        lag_ms: u64,
+    }
+
+    impl LinkHealth for Lagging {
+        fn measured(&self) -> Option<LinkSample> {
+            None
+        }
+    }
+
+    impl VehicleLink for Lagging {
+        fn snapshot(&self) -> VehicleSnapshot {
+            let mut s = self.world.snapshot();
+            s.time_ms = s.time_ms.saturating_sub(self.lag_ms);
+            s
+        }
+        async fn send(&mut self, command: ApprovedCommand) -> Result<SendReceipt, LinkError> {
+            self.world.send(command).await
+        }
+        async fn advance_to(&mut self, until_ms: u64) -> Result<(), LinkError> {
+            self.world.advance_to(until_ms).await
+        }
+        fn now_ms(&self) -> u64 {
+            self.world.now_ms()
+        }
+    }
+
+    #[tokio::test]
+    async fn the_gate_sees_the_telemetrys_own_age_and_refuses_it_stale() {
+        // Issue 31: every snapshot used to be stamped "now", so a link starved while the
+        // model decoded looked fresh and the gate's stale-telemetry check could never fire.
+        let world = || World::new(suite_scenario(0), WorldOptions::seeded(1));
+        let ctx = alpha3_core::gate::GateContext::new(
+            crate::episode_setup::EpisodeSettings::default().limits,
+            crate::episode_setup::shipped_vehicle(),
+        )
+        .unwrap();
+        for (lag_ms, stale) in [(40, false), (3_000, true)] {
+            let link = Lagging {
+                world: world(),
+                lag_ms,
+            };
+            let mut v = LinkedVehicle::new(link, world(), OperatorSource::World, Sources::Onboard);
+            v.advance_to(10_000).await.unwrap();
+            let snap = v.snapshot();
+            assert_eq!(v.now_ms() - snap.time_ms, lag_ms);
+            let verdict = alpha3_core::gate::evaluate(
+                &ctx,
+                &snap,
+                &Command::Arm,
+                v.now_ms(),
+                &mut alpha3_core::gate::GateState::default(),
+            );
+            let refused_stale = verdict
+                .findings()
+                .iter()
+                .any(|f| f.id == alpha3_core::gate::ids::STATE_STALE_SNAPSHOT);
+            assert_eq!(refused_stale, stale, "lag {lag_ms} ms: {verdict:?}");
         }
     }
 

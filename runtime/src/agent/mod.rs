@@ -35,10 +35,12 @@ mod linked;
 pub mod mission_mode;
 mod mission_watch;
 pub mod onboard;
+mod safety_timing;
 mod surroundings;
 mod traffic;
 
 pub use episode::{EpisodeOutcome, run_episode, run_episode_on};
 pub use execute::ActionOutcome;
 pub use linked::{LinkHealth, LinkedVehicle, OperatorSource, Sources};
+pub use safety_timing::{PhaseSummary, SafetySummary, SafetyTiming, Spread};
 pub use surroundings::Surroundings;

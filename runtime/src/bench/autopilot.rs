@@ -184,12 +184,29 @@ async fn fly_one(
         sources: Sources::Simulated,
     };
     let OnboardEnd {
-        end_ms, foreign, ..
+        driven,
+        end_ms,
+        foreign,
+        ..
     } = run_onboard(kit, async |side, gate, settings, recorder| {
         // Warmed once by the worker that built it, as in the built-in world.
         run_episode_on(side, &mut *policy, gate, settings, recorder).await
     })
     .await?;
+    let age = driven.safety.summary();
+    if let Some(dir) = records.parent().map(|d| d.join("safety"))
+        && let Err(e) = driven.safety.write(&dir, &ep.id)
+    {
+        tracing::warn!("cannot write the safety timing into {}: {e}", dir.display());
+    }
+    eprintln!(
+        "  {}: telemetry age at the gate p50/p99/max {} ms deciding, {} ms otherwise; \
+         ticks late {} ms",
+        ep.id,
+        age.deciding.telemetry_age_ms.short(0),
+        age.calm.telemetry_age_ms.short(0),
+        age.calm.tick_late_ms.short(0),
+    );
     if let Some(note) = foreign {
         eprintln!("  {}: {note}", ep.id);
     }

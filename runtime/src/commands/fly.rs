@@ -241,6 +241,7 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         outcome.tokens,
         record.display()
     );
+    report_safety(&out, &episode_id, &outcome.safety);
     if let Some(note) = foreign {
         eprintln!("alpha3 fly: {note}");
     }
@@ -290,4 +291,26 @@ where
     )?;
     recorder.flush()?;
     Ok(())
+}
+
+/// How the safety path kept up (issue 31), on stderr and as `OUT/safety/<episode-id>.json`;
+/// a file that cannot be written is a warning: the record is what matters.
+fn report_safety(out: &Path, episode_id: &str, timing: &crate::agent::SafetyTiming) {
+    let s = timing.summary();
+    for (phase, p) in [("deciding", &s.deciding), ("otherwise", &s.calm)] {
+        eprintln!(
+            "alpha3 fly: safety path, {phase}: telemetry age {} ms, gate {} µs, ticks late {} ms \
+             (p50/p99/max of {} judgements, {} ticks)",
+            p.telemetry_age_ms.short(0),
+            p.gate_us.short(0),
+            p.tick_late_ms.short(0),
+            p.telemetry_age_ms.n,
+            p.tick_late_ms.n,
+        );
+    }
+    let dir = out.join("safety");
+    let written = timing.write(&dir, episode_id);
+    if let Err(e) = written {
+        tracing::warn!("cannot write the safety timing into {}: {e}", dir.display());
+    }
 }

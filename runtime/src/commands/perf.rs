@@ -1,6 +1,7 @@
 //! `alpha3 perf`: measures whether this device keeps up (see [`crate::perf`]).
 
 use crate::perf::{PerfOptions, run as measure};
+use crate::policy::llama::LlamaOptions;
 use alpha3_core::config::{Config, PolicyBackend};
 use anyhow::Context;
 use clap::Args;
@@ -50,6 +51,9 @@ pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
     } else {
         model_path(args, config.as_ref())?
     };
+    let llama = model
+        .as_ref()
+        .map(|m| llama_options(m, args, config.as_ref()));
     let deadline_ms = config.as_ref().and_then(|c| c.policy.as_ref()).map_or(
         crate::episode_setup::EpisodeSettings::default().deadline_ms,
         |p| p.deadline_ms,
@@ -64,8 +68,7 @@ pub fn run(args: &PerfArgs) -> anyhow::Result<ExitCode> {
     }
     let options = PerfOptions {
         quick: args.quick,
-        model,
-        threads: args.threads,
+        llama,
         deadline_ms,
         under_load_s: args.under_load,
     };
@@ -93,6 +96,21 @@ fn model_path(args: &PerfArgs, config: Option<&Config>) -> anyhow::Result<Option
     }
 }
 
+/// The model at `model` with the config's llama settings (context and batch sizes, as the
+/// policy runs it) where it has them, else the local policy's defaults; `--threads` wins.
+fn llama_options(model: &Path, args: &PerfArgs, config: Option<&Config>) -> LlamaOptions {
+    let section = config
+        .and_then(|c| c.policy.as_ref())
+        .filter(|p| p.backend == PolicyBackend::Llama)
+        .and_then(|p| p.llama.as_ref());
+    let mut o = match section {
+        Some(l) => LlamaOptions::with_settings(model.to_path_buf(), l),
+        None => LlamaOptions::for_model(model),
+    };
+    o.threads = args.threads.max(1);
+    o
+}
+
 fn config_model(path: Option<&Path>, config: Option<&Config>) -> anyhow::Result<Option<PathBuf>> {
     let Some(policy) = config.and_then(|c| c.policy.as_ref()) else {
         return Ok(None);
@@ -103,6 +121,6 @@ fn config_model(path: Option<&Path>, config: Option<&Config>) -> anyhow::Result<
     let base = path
         .and_then(Path::parent)
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let o = crate::policy::llama::LlamaOptions::from_config(l, &base)?;
+    let o = LlamaOptions::from_config(l, &base)?;
     Ok(Some(o.model_path))
 }

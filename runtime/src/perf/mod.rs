@@ -8,6 +8,7 @@
 mod gate;
 mod llm;
 mod mavlink;
+pub mod memory;
 mod scene;
 pub mod stats;
 mod table;
@@ -15,23 +16,23 @@ mod under_load;
 mod world;
 
 pub use gate::GateFigures;
-pub use llm::LlmFigures;
+pub use llm::{LlmFigures, WorkerMemory};
 pub use mavlink::MavlinkFigures;
 pub use scene::{Scene, busiest_scenario};
 pub use under_load::{TickFigures, UnderLoadFigures};
 pub use world::WorldFigures;
 
+use crate::policy::llama::LlamaOptions;
 use serde::Serialize;
-use std::path::PathBuf;
 
 /// What to measure, and how long.
 #[derive(Debug, Clone)]
 pub struct PerfOptions {
     /// Small counts: a smoke run of every measurement (seconds), not a figure to quote.
     pub quick: bool,
-    /// The GGUF model to time; no LLM figures without one.
-    pub model: Option<PathBuf>,
-    pub threads: u32,
+    /// The local model to time, with the policy's settings (context, batch, threads); no LLM
+    /// figures without one.
+    pub llama: Option<LlamaOptions>,
     /// The decision deadline the LLM figures are judged against.
     pub deadline_ms: u64,
     /// Seconds of the safety tick each way (idle, model at normal priority, model lowered),
@@ -73,6 +74,8 @@ pub struct PerfReport {
     pub mavlink: MavlinkFigures,
     /// `null` when no model is configured.
     pub llm: Option<LlmFigures>,
+    /// What one model worker holds resident; `null` without a model or off Linux.
+    pub worker_memory: Option<WorkerMemory>,
     /// The safety tick while the model decodes (`--under-load`); `null` when not measured.
     pub under_load: Option<UnderLoadFigures>,
     pub checks: Vec<Check>,
@@ -85,6 +88,9 @@ impl PerfReport {
     }
 }
 
+/// The resident memory one model worker may take (issue 31), MB.
+pub const WORKER_MEMORY_GOAL_MB: f64 = 400.0;
+
 /// Runs every measurement.
 pub async fn run(o: &PerfOptions) -> Result<PerfReport, PerfError> {
     let (gate_calls, steps, passes, mav_passes) = if o.quick {
@@ -92,21 +98,37 @@ pub async fn run(o: &PerfOptions) -> Result<PerfReport, PerfError> {
     } else {
         (100_000, 500_000, 5, 50)
     };
+    // First: what the worker costs is read as the growth of the resident set, which memory
+    // the other measurements freed (and the worker would reuse) would hide.
+    let worker_memory = match &o.llama {
+        Some(l) => llm::worker_memory(l, if o.quick { 2 } else { 6 }).await?,
+        None => None,
+    };
     let gate = gate::measure(gate_calls)?;
     let world = world::measure(steps, passes)?;
     let mavlink = mavlink::measure(mav_passes);
-    let llm = match &o.model {
-        Some(m) => Some(llm::measure(m, o.threads, o.quick).await?),
+    let llm = match &o.llama {
+        Some(l) => Some(llm::measure(l, o.quick).await?),
         None => None,
     };
-    let under_load = match (&o.model, o.under_load_s) {
-        (Some(m), Some(secs)) => {
+    let under_load = match (&o.llama, o.under_load_s) {
+        (Some(l), Some(secs)) => {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-            Some(under_load::measure(m, cores, secs)?)
+            Some(under_load::measure(&l.model_path, cores, secs)?)
         }
         _ => None,
     };
-    let checks = checks(&gate, &world, &mavlink, llm.as_ref(), o.deadline_ms);
+    let mut checks = checks(&gate, &world, &mavlink, llm.as_ref(), o.deadline_ms);
+    if let Some(m) = &worker_memory {
+        // Per worker as the bench runs them: two workers, one model mapped between them.
+        let per_worker = m.per_worker_of_two_mb();
+        checks.push(Check {
+            what: "model worker resident (each of two sharing the model), MB".into(),
+            value: per_worker,
+            goal: format!("≤ {WORKER_MEMORY_GOAL_MB} (a Raspberry Pi 4 has 2–4 GB)"),
+            ok: per_worker <= WORKER_MEMORY_GOAL_MB,
+        });
+    }
     Ok(PerfReport {
         alpha3_version: env!("CARGO_PKG_VERSION").to_string(),
         arch: std::env::consts::ARCH.to_string(),
@@ -118,6 +140,7 @@ pub async fn run(o: &PerfOptions) -> Result<PerfReport, PerfError> {
         world,
         mavlink,
         llm,
+        worker_memory,
         under_load,
         checks,
     })

@@ -83,6 +83,27 @@ pub fn render(r: &PerfReport) -> String {
         }
         None => row("LLM", "no model".to_string()),
     }
+    if let Some(w) = &r.worker_memory {
+        row(
+            &format!(
+                "one model worker alone, MB (ctx {}, batch {})",
+                w.context_tokens, w.batch_tokens
+            ),
+            format!("{:.0}", w.resident_mb),
+        );
+        row(
+            "  of it anonymous / model file, MB",
+            format!("{:.0} / {:.0}", w.anon_mb, w.file_mb),
+        );
+        row(
+            "a further worker on the same model, MB",
+            format!("{:.0}", w.further_worker_mb),
+        );
+        row(
+            "each of two workers sharing the model, MB",
+            format!("{:.0}", w.per_worker_of_two_mb()),
+        );
+    }
     if let Some(u) = &r.under_load {
         for (name, t) in [
             ("idle", &u.idle),
@@ -119,7 +140,7 @@ pub fn render(r: &PerfReport) -> String {
         let _ = writeln!(
             s,
             "{} {}: {:.3} (goal {})",
-            if c.ok { "ok  " } else { "SLOW" },
+            if c.ok { "ok  " } else { "MISS" },
             c.what,
             c.value,
             c.goal

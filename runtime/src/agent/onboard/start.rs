@@ -227,7 +227,7 @@ async fn judged_when_fresh(
 }
 
 /// A denial whose every finding is stale telemetry.
-fn only_stale(verdict: &Verdict) -> bool {
+pub(crate) fn only_stale(verdict: &Verdict) -> bool {
     matches!(verdict, Verdict::Denied(f)
         if !f.is_empty() && f.iter().all(|x| x.id == alpha3_core::gate::ids::STATE_STALE_SNAPSHOT))
 }

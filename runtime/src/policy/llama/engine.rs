@@ -31,7 +31,7 @@ pub(crate) struct Engine<'m> {
     /// A fresh matcher for the turn schema, cloned for each constrained generation.
     pub guide: Matcher,
     /// Compiles narrowed schemas over the model's vocabulary.
-    pub factory: ParserFactory,
+    pub factory: std::sync::Arc<ParserFactory>,
     /// The last narrowed grammar (Lark) and a fresh matcher for it.
     pub narrowed: Option<(String, Matcher)>,
     pub options: LlamaOptions,

@@ -13,6 +13,7 @@
 mod engine;
 mod guide;
 mod kv;
+mod loaded;
 pub mod priority;
 pub mod speed;
 mod types;

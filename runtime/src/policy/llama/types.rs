@@ -61,8 +61,8 @@ impl LlamaOptions {
         Self {
             model_path: path.into(),
             threads: 2,
-            context_tokens: 8192,
-            batch_tokens: 512,
+            context_tokens: 4096,
+            batch_tokens: 128,
             max_completion_tokens: 192,
             temperature: 0.0,
             seed: 42,
@@ -85,7 +85,12 @@ impl LlamaOptions {
             .ok_or_else(|| LlamaError::NoModelPath {
                 env: cfg.model_path_env.clone().unwrap_or_default(),
             })?;
-        Ok(Self {
+        Ok(Self::with_settings(path, cfg))
+    }
+
+    /// The model at `path` with the section's settings (its model path is not read).
+    pub fn with_settings(path: PathBuf, cfg: &LlamaConfig) -> Self {
+        Self {
             model_path: path,
             threads: cfg.threads.max(1),
             context_tokens: cfg.context_tokens.max(256),
@@ -94,8 +99,15 @@ impl LlamaOptions {
             temperature: cfg.temperature,
             seed: cfg.seed,
             constrained: true,
-            priority: super::priority::InferencePriority::Low,
-        })
+            priority: match cfg.inference_priority {
+                alpha3_core::config::InferencePriority::Low => {
+                    super::priority::InferencePriority::Low
+                }
+                alpha3_core::config::InferencePriority::Normal => {
+                    super::priority::InferencePriority::Normal
+                }
+            },
+        }
     }
 }
 

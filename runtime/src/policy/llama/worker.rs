@@ -2,18 +2,17 @@
 //! its vocabulary, creates the context and serves jobs until its sender is dropped.
 
 use super::engine::Engine;
-use super::guide::{compile, factory};
+use super::guide::compile;
 use super::kv::KvLedger;
 use super::types::{Job, LlamaError, LlamaOptions, ModelInfo};
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
-use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
 use serde_json::Value;
 use std::num::NonZeroU32;
-use std::sync::{Arc, OnceLock, mpsc};
+use std::sync::{OnceLock, mpsc};
 
 /// The model's chat template when llama.cpp can apply it, else the built-in `gemma` one.
 fn template(model: &LlamaModel) -> Result<(LlamaChatTemplate, String), LlamaError> {
@@ -38,14 +37,8 @@ pub(super) fn worker(
     lower_priority(&opts);
     let setup = (|| {
         let backend = backend()?;
-        let model =
-            LlamaModel::load_from_file(backend, &opts.model_path, &LlamaModelParams::default())
-                .map_err(|e| LlamaError::Load {
-                    path: opts.model_path.clone(),
-                    message: e.to_string(),
-                })?;
-        let model = Arc::new(model);
-        let factory = factory(&model)?;
+        let super::loaded::Loaded { model, factory } =
+            super::loaded::load(backend, &opts.model_path)?;
         let guide = compile(&factory, schema)?;
         let (template, template_name) = template(&model)?;
         Ok::<_, LlamaError>((backend, model, factory, guide, template, template_name))
