@@ -12,12 +12,23 @@ use serde::Serialize;
 const KEEP: usize = 200_000;
 
 /// The samples of one phase, in the order taken.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 struct Samples {
     age_ms: Vec<f64>,
     gate_us: Vec<f64>,
     late_ms: Vec<f64>,
     dropped: u64,
+}
+
+/// Equal when what happened on the vehicle's clock is (the telemetry's ages, the ticks'
+/// lateness): the gate's wall time is the machine's, not the episode's, so a replay of a
+/// record compares equal to its run.
+impl PartialEq for Samples {
+    fn eq(&self, other: &Self) -> bool {
+        self.age_ms == other.age_ms
+            && self.late_ms == other.late_ms
+            && self.gate_us.len() == other.gate_us.len()
+    }
 }
 
 impl Samples {
@@ -173,6 +184,17 @@ mod tests {
         assert_eq!(s.deciding.tick_late_ms.max, 250.0);
         assert_eq!(s.calm.tick_late_ms.max, 0.0);
         assert_eq!(s.deciding.gate_us.n, 1);
+    }
+
+    #[test]
+    fn runs_that_differ_only_in_the_gates_wall_time_are_equal() {
+        let (mut a, mut b) = (SafetyTiming::default(), SafetyTiming::default());
+        a.judged(20, 5.0);
+        b.judged(20, 50.0);
+        assert_eq!(a, b);
+        b.judged(30, 5.0);
+        a.judged(31, 5.0);
+        assert_ne!(a, b, "another telemetry age is another episode");
     }
 
     #[test]
