@@ -74,16 +74,21 @@ impl SafetyTiming {
         Samples::push(&mut p.late_ms, &mut p.dropped, late_ms as f64);
     }
 
-    /// Writes `DIR/<episode_id>.json`: the summary and every sample.
-    pub fn write(&self, dir: &std::path::Path, episode_id: &str) -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        let json = serde_json::to_vec(&serde_json::json!({
-            "episode_id": episode_id,
-            "summary": self.summary(),
-            "samples": self,
-        }))
-        .map_err(std::io::Error::other)?;
-        std::fs::write(dir.join(format!("{episode_id}.json")), json)
+    /// Writes `DIR/<episode_id>.json`: the summary and every sample. A file that cannot be
+    /// written is a warning: the record is what matters.
+    pub fn write(&self, dir: &std::path::Path, episode_id: &str) {
+        let written = std::fs::create_dir_all(dir).and_then(|()| {
+            let json = serde_json::to_vec(&serde_json::json!({
+                "episode_id": episode_id,
+                "summary": self.summary(),
+                "samples": self,
+            }))
+            .map_err(std::io::Error::other)?;
+            std::fs::write(dir.join(format!("{episode_id}.json")), json)
+        });
+        if let Err(e) = written {
+            tracing::warn!("cannot write the safety timing into {}: {e}", dir.display());
+        }
     }
 
     /// Quantiles of everything measured.

@@ -293,8 +293,7 @@ where
     Ok(())
 }
 
-/// How the safety path kept up (issue 31), on stderr and as `OUT/safety/<episode-id>.json`;
-/// a file that cannot be written is a warning: the record is what matters.
+/// How the safety path kept up (issue 31), on stderr and as `OUT/safety/<episode-id>.json`.
 fn report_safety(out: &Path, episode_id: &str, timing: &crate::agent::SafetyTiming) {
     let s = timing.summary();
     for (phase, p) in [("deciding", &s.deciding), ("otherwise", &s.calm)] {
@@ -308,9 +307,5 @@ fn report_safety(out: &Path, episode_id: &str, timing: &crate::agent::SafetyTimi
             p.tick_late_ms.n,
         );
     }
-    let dir = out.join("safety");
-    let written = timing.write(&dir, episode_id);
-    if let Err(e) = written {
-        tracing::warn!("cannot write the safety timing into {}: {e}", dir.display());
-    }
+    timing.write(&out.join("safety"), episode_id);
 }

@@ -71,22 +71,18 @@ pub async fn worker_memory(
     let Some(before) = memory::now() else {
         return Ok(None);
     };
-    let generator = LlamaGenerator::load(lo, &catalogue())?;
-    let loaded = memory::now().map_or(0.0, |m| m.rss_mb - before.rss_mb);
-    let name = generator.info().name.clone();
-    let mut policy = LlmPolicy::with_attempts(&name, 3, generator, catalogue())
-        .map_err(|e| LlamaError::Grammar(e.to_string()))?;
-    episode(&mut policy, turns).await;
+    let mut loaded = 0.0;
+    let first = flown_worker(lo, turns, || {
+        loaded = memory::now().map_or(0.0, |m| m.rss_mb - before.rss_mb);
+    })
+    .await?;
     let Some(after) = memory::now() else {
         return Ok(None);
     };
-    let second = LlamaGenerator::load(lo, &catalogue())?;
-    let mut second = LlmPolicy::with_attempts(&name, 3, second, catalogue())
-        .map_err(|e| LlamaError::Grammar(e.to_string()))?;
-    episode(&mut second, turns).await;
+    let second = flown_worker(lo, turns, || {}).await?;
     let further = memory::now().map_or(0.0, |m| m.rss_mb - after.rss_mb);
     drop(second);
-    drop(policy);
+    drop(first);
     Ok(Some(WorkerMemory {
         context_tokens: lo.context_tokens,
         batch_tokens: lo.batch_tokens,
@@ -98,6 +94,22 @@ pub async fn worker_memory(
         file_mb: after.file_mb - before.file_mb,
         process_peak_mb: after.peak_mb,
     }))
+}
+
+/// A worker loaded with `lo`'s settings (`loaded` is called once it is, before it decides)
+/// that has flown `turns` decisions of the synthetic episode.
+async fn flown_worker(
+    lo: &LlamaOptions,
+    turns: u32,
+    loaded: impl FnOnce(),
+) -> Result<LlmPolicy<LlamaGenerator>, LlamaError> {
+    let generator = LlamaGenerator::load(lo, &catalogue())?;
+    loaded();
+    let name = generator.info().name.clone();
+    let mut policy = LlmPolicy::with_attempts(&name, 3, generator, catalogue())
+        .map_err(|e| LlamaError::Grammar(e.to_string()))?;
+    episode(&mut policy, turns).await;
+    Ok(policy)
 }
 
 /// Loads the model of `lo` and measures; `quick` decodes fewer tokens over fewer turns and

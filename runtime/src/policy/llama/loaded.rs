@@ -33,8 +33,6 @@ pub(super) fn load(backend: &LlamaBackend, path: &Path) -> Result<Loaded, LlamaE
     {
         return Ok(Loaded { model, factory });
     }
-    let rss = || crate::perf::memory::now().map_or(0.0, |m| m.rss_mb);
-    let before = rss();
     let model =
         LlamaModel::load_from_file(backend, path, &LlamaModelParams::default()).map_err(|e| {
             LlamaError::Load {
@@ -43,13 +41,7 @@ pub(super) fn load(backend: &LlamaBackend, path: &Path) -> Result<Loaded, LlamaE
             }
         })?;
     let model = Arc::new(model);
-    let with_model = rss();
     let factory = Arc::new(factory(&model)?);
-    tracing::debug!(
-        model_mb = with_model - before,
-        token_trie_mb = rss() - with_model,
-        "model loaded (resident set growth)"
-    );
     held.push((
         path.to_path_buf(),
         Arc::downgrade(&model),

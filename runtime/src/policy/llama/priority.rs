@@ -7,18 +7,8 @@
 //! inherit both. Raising a priority needs root; lowering one never does, so this always works
 //! on Linux without privileges. Elsewhere it is a no-op.
 
-use serde::{Deserialize, Serialize};
-
-/// How the model's threads are scheduled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InferencePriority {
-    /// SCHED_BATCH at nice 10: below the safety path (the default).
-    #[default]
-    Low,
-    /// As the process was started: for comparing under load (`alpha3 perf --llm-priority`).
-    Normal,
-}
+/// How the model's threads are scheduled: the config's `[policy.llama] inference_priority`.
+pub use alpha3_core::config::InferencePriority;
 
 /// The niceness [`InferencePriority::Low`] asks for.
 pub const LOW_NICE: i32 = 10;

@@ -99,14 +99,7 @@ impl LlamaOptions {
             temperature: cfg.temperature,
             seed: cfg.seed,
             constrained: true,
-            priority: match cfg.inference_priority {
-                alpha3_core::config::InferencePriority::Low => {
-                    super::priority::InferencePriority::Low
-                }
-                alpha3_core::config::InferencePriority::Normal => {
-                    super::priority::InferencePriority::Normal
-                }
-            },
+            priority: cfg.inference_priority,
         }
     }
 }
