@@ -95,19 +95,77 @@ pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Ancho
 }
 
 /// The vehicle relative to the autopilot's home (the link's frame set back to it), once it
-/// has a 3-D fix and a home (waited for up to a minute): what a mission is placed by.
+/// has held a 3-D fix and a home for [`FIX_HOLD_MS`] of the autopilot's time without its
+/// position jumping (waited for up to a minute): what a mission is placed by.
+///
+/// A snapshot that merely says "3-D" is not enough: the fix comes in the GNSS report (2 Hz
+/// asked) and the position in the estimator's (up to 50 Hz), so for up to a report's period
+/// after a fix is lost the snapshot pairs the last good report's "3-D" with a position that
+/// already drifted. CI saw that pairing: a mission anchored as the vehicle disarmed, on the
+/// moment the fix went, and its take-off refused for "no 3-D position fix".
 pub async fn fix_and_home(link: &HilLink) -> Result<VehicleSnapshot, OnboardError> {
     link.set_origin(None).await?;
     let started = tokio::time::Instant::now();
-    wait_until(link, started, ANCHOR_FIX_WAIT, |l| {
-        fixed_with_home(&l.snapshot())
-    })
-    .await?;
-    Ok(link.snapshot())
+    let mut hold = FixHold::default();
+    loop {
+        let snap = link.snapshot();
+        if hold.observe(&snap, link.now_ms()) {
+            return Ok(snap);
+        }
+        if started.elapsed() > ANCHOR_FIX_WAIT {
+            return Err(OnboardError::Start(format!(
+                "no 3-D fix and home held for {} ms within {} s: position {:?}, fix {:?}, \
+                 home {}",
+                FIX_HOLD_MS,
+                ANCHOR_FIX_WAIT.as_secs(),
+                snap.position,
+                snap.gnss.fix,
+                if snap.unreported.home {
+                    "not reported"
+                } else {
+                    "reported"
+                }
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// How long anchoring waits for a 3-D fix and a home position.
 const ANCHOR_FIX_WAIT: Duration = Duration::from_secs(60);
+
+/// How long (autopilot ms) the fix, the home and a steady position must hold before a mission
+/// is anchored: three periods of the GNSS report asked for (2 Hz), so a lost fix is heard of.
+const FIX_HOLD_MS: u64 = 1_500;
+
+/// How far the position may move between two looks beyond what its own ground speed explains,
+/// m: a jump is an estimator that lost or regained its fix, not flight.
+const FIX_HOLD_JUMP_M: f64 = 5.0;
+
+/// Whether the fix has held long enough to anchor on, fed one look at a time.
+#[derive(Debug, Default)]
+struct FixHold {
+    /// Since when (autopilot ms) the fix has held, and the last look's position and time.
+    since_ms: Option<u64>,
+    last: Option<(Enu, u64)>,
+}
+
+impl FixHold {
+    /// Takes one look at `snap` at `now_ms`; true once the fix has held [`FIX_HOLD_MS`].
+    fn observe(&mut self, snap: &VehicleSnapshot, now_ms: u64) -> bool {
+        let steady = self.last.is_none_or(|(at, t)| {
+            let dt_s = now_ms.saturating_sub(t) as f64 / 1000.0;
+            snap.position.distance(at) <= FIX_HOLD_JUMP_M + 2.0 * snap.ground_speed_mps() * dt_s
+        });
+        self.last = Some((snap.position, now_ms));
+        if !fixed_with_home(snap) || !steady {
+            self.since_ms = None;
+            return false;
+        }
+        let since = *self.since_ms.get_or_insert(now_ms);
+        now_ms.saturating_sub(since) >= FIX_HOLD_MS
+    }
+}
 
 /// A snapshot a mission can be anchored on: a 3-D fix, a home position, finite coordinates.
 fn fixed_with_home(s: &alpha3_core::snapshot::VehicleSnapshot) -> bool {
@@ -251,4 +309,70 @@ async fn wait_until(
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alpha3_core::frames::Geo;
+    use alpha3_core::snapshot::FixType;
+
+    fn at(x: f64, fix: FixType) -> VehicleSnapshot {
+        let mut s = VehicleSnapshot::on_ground_at_home(
+            Geo {
+                lat_deg: 47.0,
+                lon_deg: 8.0,
+                alt_amsl_m: 400.0,
+            },
+            0,
+        );
+        s.position = Enu::new(x, 0.0, 0.0);
+        s.gnss.fix = fix;
+        s
+    }
+
+    /// Looks every 100 ms from `from_ms`; the first time (ms) the hold says anchor.
+    fn anchored_at(looks: impl Fn(u64) -> VehicleSnapshot, from_ms: u64) -> Option<u64> {
+        let mut hold = FixHold::default();
+        (from_ms..from_ms + 10_000)
+            .step_by(100)
+            .find(|&t| hold.observe(&looks(t), t))
+    }
+
+    #[test]
+    fn a_fix_must_hold_before_a_mission_is_anchored() {
+        assert_eq!(anchored_at(|_| at(0.0, FixType::Fix3d), 1_000), Some(2_500));
+        // Lost from 2 s to 4 s: the hold starts again when it is back.
+        let lost = |t: u64| {
+            let fix = if (2_000..4_000).contains(&t) {
+                FixType::None
+            } else {
+                FixType::Fix3d
+            };
+            at(0.0, fix)
+        };
+        assert_eq!(anchored_at(lost, 1_000), Some(5_500));
+    }
+
+    #[test]
+    fn a_position_that_jumps_under_a_fix_starts_the_hold_again() {
+        // The estimator's position jumped 25 km at 1.2 s while the last report still said 3-D,
+        // and came back at 1.6 s.
+        let jumpy = |t: u64| {
+            let x = if (1_200..1_600).contains(&t) {
+                25_000.0
+            } else {
+                0.0
+            };
+            at(x, FixType::Fix3d)
+        };
+        assert_eq!(anchored_at(jumpy, 1_000), Some(3_200));
+        // Flying at 10 m/s is not a jump.
+        let flying = |t: u64| {
+            let mut s = at(t as f64 / 100.0, FixType::Fix3d);
+            s.velocity = Enu::new(10.0, 0.0, 0.0);
+            s
+        };
+        assert_eq!(anchored_at(flying, 1_000), Some(2_500));
+    }
 }
