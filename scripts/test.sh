@@ -58,6 +58,9 @@ cargo fmt --all -- --check
 
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The README's main job builds alpha3 without its default features (no MCP server, no OpenAI
+# backend): that build is checked too.
+cargo clippy -p alpha3 --no-default-features --lib --bins --locked -- -D warnings
 
 step "cargo doc (warnings are errors: broken or private links in the API docs)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

@@ -1,6 +1,8 @@
 //! The command line: one subcommand per mode of the binary.
 
-use crate::commands::{bench, check, fly, mcp, perf, review, sim_vehicle, sitl, validate};
+#[cfg(feature = "mcp")]
+use crate::commands::mcp;
+use crate::commands::{bench, check, fly, perf, review, sim_vehicle, sitl, validate};
 use crate::score::ScoreArgs;
 use clap::{Parser, Subcommand};
 
@@ -32,6 +34,7 @@ pub enum Command {
     #[command(after_help = crate::exit::TABLE)]
     Fly(fly::FlyArgs),
     /// Serve MCP: any MCP client flies one mission through the gate, and the session is recorded.
+    #[cfg(feature = "mcp")]
     #[command(after_help = crate::exit::TABLE)]
     Mcp(mcp::McpArgs),
     /// Run scenarios against a PX4 SITL vehicle.

@@ -11,6 +11,7 @@ pub mod commands;
 pub mod episode_setup;
 pub mod exit;
 pub mod log_filter;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod mission_plan;
 pub mod operator_channel;

@@ -1,7 +1,9 @@
 //! The `alpha3` binary: parse the command line, set up logs, run the subcommand.
 
 use alpha3::cli::{Cli, Command};
-use alpha3::commands::{bench, check, fly, mcp, perf, review, sim_vehicle, sitl, validate};
+#[cfg(feature = "mcp")]
+use alpha3::commands::mcp;
+use alpha3::commands::{bench, check, fly, perf, review, sim_vehicle, sitl, validate};
 use alpha3::exit::Stop;
 use clap::Parser;
 use std::process::ExitCode;
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
         Command::Score(a) => alpha3::score::run(a),
         Command::Check(a) => check::run(a),
         Command::Fly(a) => fly::run(a),
+        #[cfg(feature = "mcp")]
         Command::Mcp(a) => mcp::run(a),
         Command::Sitl(a) => sitl::run(a),
         Command::SimVehicle(a) => sim_vehicle::run(a),

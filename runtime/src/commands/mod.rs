@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 pub mod fly;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod mission_file;
 pub mod perf;

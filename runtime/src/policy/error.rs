@@ -1,6 +1,8 @@
 //! Why a policy could not be built.
 
-use super::{llama, openai, replay};
+#[cfg(feature = "openai")]
+use super::openai;
+use super::{llama, replay};
 
 /// Why a policy could not be built from its config.
 #[derive(Debug, thiserror::Error)]
@@ -11,8 +13,14 @@ pub enum PolicyError {
     NeedsEpisode(&'static str),
     #[error(transparent)]
     Llama(#[from] llama::LlamaError),
+    #[cfg(feature = "openai")]
     #[error(transparent)]
     OpenAi(#[from] openai::OpenAiError),
+    #[error(
+        "this alpha3 was built without the `{0}` feature (the README's main job builds without \
+         it); build it with the default features: cargo build --release -p alpha3"
+    )]
+    NotBuiltIn(&'static str),
     #[error(transparent)]
     Replay(#[from] replay::ReplayError),
     #[error("cannot compile the turn schema: {0}")]

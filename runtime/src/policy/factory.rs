@@ -5,8 +5,10 @@ use super::brief::EpisodeBrief;
 use super::contract::Policy;
 use super::error::PolicyError;
 use super::llm::LlmPolicy;
+#[cfg(feature = "openai")]
+use super::openai;
 use super::scripted::ScriptedPolicy;
-use super::{llama, openai, replay};
+use super::{llama, replay};
 use alpha3_core::config::{PolicyBackend, PolicyConfig};
 use std::path::Path;
 
@@ -32,6 +34,9 @@ pub fn from_config(
             )?;
             Ok(Box::new(LlmPolicy::new(cfg, generator, catalogue)?))
         }
+        #[cfg(not(feature = "openai"))]
+        PolicyBackend::Openai => Err(PolicyError::NotBuiltIn("openai")),
+        #[cfg(feature = "openai")]
         PolicyBackend::Openai => {
             let o = cfg
                 .openai

@@ -40,6 +40,7 @@ pub mod grammar;
 pub mod llama;
 mod llm;
 mod no_answer;
+#[cfg(feature = "openai")]
 pub mod openai;
 pub mod redact;
 pub mod replay;
