@@ -95,7 +95,7 @@ pub async fn anchor_mission(link: &HilLink, scenario: &Scenario) -> Result<Ancho
 }
 
 /// The vehicle relative to the autopilot's home (the link's frame set back to it), once it
-/// has held a 3-D fix and a home for [`FIX_HOLD_MS`] of the autopilot's time without its
+/// has held a 3-D fix and a home for 1.5 s (`FIX_HOLD_MS`) of the autopilot's time without its
 /// position jumping (waited for up to a minute): what a mission is placed by.
 ///
 /// A snapshot that merely says "3-D" is not enough: the fix comes in the GNSS report (2 Hz
