@@ -36,6 +36,9 @@ use alpha3_core::snapshot::VehicleSnapshot;
 use binding::Binding;
 use std::collections::{BTreeMap, VecDeque};
 
+/// How long telemetry has to confirm a take-off (a climb), ms; see [`Session::start_command`].
+const TAKEOFF_CONFIRM_MS: u64 = 10_000;
+
 /// How a command ended, with the autopilot's own words meanwhile.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcedureReport {
@@ -427,12 +430,16 @@ impl Session {
         self.supersede(now_us);
         let id = self.next_procedure_id;
         self.next_procedure_id += 1;
-        self.procedure = Some(ProcedureRunner::new(
-            id,
-            procedure,
-            now_us,
-            self.cfg.confirm_timeout_ms,
-        ));
+        // A take-off is confirmed by a climb, which ArduCopter starts only after spooling its
+        // motors up: its SITL showed no 0.5 m of climb for 3-4 s after NAV_TAKEOFF's ACK
+        // (its own smoke test: 0.01 m after 2.1 s, 0.82 m after 4.2 s), past the 3 s that
+        // confirms every other command.
+        let confirm_ms = if matches!(command, Command::Takeoff { .. }) {
+            self.cfg.confirm_timeout_ms.max(TAKEOFF_CONFIRM_MS)
+        } else {
+            self.cfg.confirm_timeout_ms
+        };
+        self.procedure = Some(ProcedureRunner::new(id, procedure, now_us, confirm_ms));
         self.procedure_is_hold = false;
         self.advance_procedure(now_us);
         Ok(id)
