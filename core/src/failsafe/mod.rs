@@ -20,7 +20,8 @@
 //!
 //! A breach the gate predicts sooner than `watchdog.min_time_to_breach_ms` takes the first
 //! step (the hold) at once, and takes the hold again every [`PREDICTED_BREACH_REPEAT_MS`]
-//! while it stands, so that the gate's failsafe path can turn it into a move out of traffic's
+//! while it stands (every [`PREDICTED_BREACH_URGENT_REPEAT_MS`] once there is no time left
+//! before the move out of the way), so that the gate's failsafe path can turn it into a move out of traffic's
 //! way. It never keeps the ladder from its next step, and a hold taken for it is not time
 //! served for a cause that escalates later: that cause's ladder starts at its own hold.
 //!
@@ -57,5 +58,7 @@ mod way_home;
 
 pub use destination::{return_command, return_status};
 pub use state::Cause;
-pub use watchdog::{PREDICTED_BREACH_REPEAT_MS, Watchdog, WatchdogAction};
+pub use watchdog::{
+    PREDICTED_BREACH_REPEAT_MS, PREDICTED_BREACH_URGENT_REPEAT_MS, Watchdog, WatchdogAction,
+};
 pub use way_home::{HANDOVER_TRAFFIC_WAIT_MS, RETURN_AT_HOME_M, RETURN_PROGRESS_M, ReturnStatus};

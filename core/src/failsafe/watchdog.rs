@@ -21,6 +21,13 @@ pub enum WatchdogAction {
 /// While a hold is the step taken, a predicted breach takes it again after this long, ms.
 pub const PREDICTED_BREACH_REPEAT_MS: u64 = 5_000;
 
+/// While a hold is the step taken, a breach the vehicle must act on now (no time left before
+/// its move out of the way) takes it again after this long, ms: the gate's failsafe path turns
+/// that hold into the move at once instead of at the next [`PREDICTED_BREACH_REPEAT_MS`]. On
+/// real PX4 at 5x, a hold taken when the breach was still beyond the move's lead stood for
+/// 5 s while traffic closed in, and the move came 2.6 s after the separation was lost.
+pub const PREDICTED_BREACH_URGENT_REPEAT_MS: u64 = 500;
+
 /// The watchdog's state machine.
 #[derive(Debug, Clone)]
 pub struct Watchdog {
@@ -89,6 +96,7 @@ impl Watchdog {
     /// trajectory (`None` when no breach is predicted).
     pub fn tick(&mut self, now_ms: u64, time_to_breach_ms: Option<u64>) -> WatchdogAction {
         let breach = time_to_breach_ms.is_some_and(|t| t < self.min_time_to_breach_ms);
+        let act_now = time_to_breach_ms == Some(0);
         let escalation = self.escalation(now_ms);
         if !breach && escalation.is_none() {
             return self.normal_operation();
@@ -106,7 +114,7 @@ impl Watchdog {
         // its next step.
         let next = escalation
             .and_then(|cause| self.escalation_step(now_ms, cause, breach))
-            .or_else(|| self.breach_step(now_ms, breach));
+            .or_else(|| self.breach_step(now_ms, breach, act_now));
         match next {
             Some((i, cause)) => self.take(i, cause, now_ms),
             None => WatchdogAction::StreamHold,
@@ -172,18 +180,24 @@ impl Watchdog {
     }
 
     /// The step for a predicted breach: the first step (hold) at once, and while a hold is the
-    /// step taken, the hold again every [`PREDICTED_BREACH_REPEAT_MS`] (the gate's failsafe
-    /// path turns a hold in traffic's way into a move out of it). A return or a landing under
-    /// way is left alone; taking the hold again keeps the time it was first taken, so the
-    /// ladder still steps on from it.
-    fn breach_step(&self, now_ms: u64, breach: bool) -> Option<(usize, Cause)> {
+    /// step taken, the hold again every [`PREDICTED_BREACH_REPEAT_MS`], or every
+    /// [`PREDICTED_BREACH_URGENT_REPEAT_MS`] once the vehicle must act now (`act_now`): the
+    /// gate's failsafe path turns a hold in traffic's way into a move out of it. A return or a
+    /// landing under way is left alone; taking the hold again keeps the time it was first taken,
+    /// so the ladder still steps on from it.
+    fn breach_step(&self, now_ms: u64, breach: bool, act_now: bool) -> Option<(usize, Cause)> {
+        let repeat_ms = if act_now {
+            PREDICTED_BREACH_URGENT_REPEAT_MS
+        } else {
+            PREDICTED_BREACH_REPEAT_MS
+        };
         match self.ladder_state {
             _ if !breach => None,
             Ladder::Idle => self
                 .refine_step(0, now_ms)
                 .map(|i| (i, Cause::PredictedBreach)),
             Ladder::Engaged(e) => (self.ladder[e.index] == FailsafeStep::Hold
-                && now_ms.saturating_sub(e.last_taken_ms) >= PREDICTED_BREACH_REPEAT_MS)
+                && now_ms.saturating_sub(e.last_taken_ms) >= repeat_ms)
                 .then_some((e.index, Cause::PredictedBreach)),
         }
     }

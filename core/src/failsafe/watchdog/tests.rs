@@ -104,6 +104,39 @@ fn a_predicted_breach_holds_at_once() {
     assert_eq!(w.tick(16_000, Some(2_000)), WatchdogAction::StreamHold);
 }
 
+/// A hold taken while the breach was still beyond the move's lead is taken again as soon as
+/// there is no time left (the gate makes that hold the move out of the way), not 5 s later.
+#[test]
+fn a_breach_that_must_be_acted_on_now_takes_the_hold_again_at_once() {
+    let mut w = Watchdog::new(&config(), 60_000);
+    assert_eq!(
+        w.tick(0, Some(2_500)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+    // Traffic turned towards the holding vehicle: no time left 1 s later.
+    assert_eq!(
+        w.tick(1_000, Some(0)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+    // Not every tick: after PREDICTED_BREACH_URGENT_REPEAT_MS.
+    assert_eq!(w.tick(1_200, Some(0)), WatchdogAction::StreamHold);
+    assert_eq!(
+        w.tick(1_500, Some(0)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+    // With time left, the 5 s repeat again.
+    assert_eq!(w.tick(3_000, Some(1_000)), WatchdogAction::StreamHold);
+    assert_eq!(
+        w.tick(6_500, Some(1_000)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+    // No time left again: at once.
+    assert_eq!(
+        w.tick(7_000, Some(0)),
+        WatchdogAction::Step(FailsafeStep::Hold)
+    );
+}
+
 /// A return a later decision replaced is taken again at the episode's end: the vehicle is not left hovering.
 #[test]
 fn an_ended_episode_takes_a_return_again_that_the_vehicle_no_longer_flies() {
