@@ -60,6 +60,23 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Procedure, H
             ),
             Confirm::Ack,
         ),
+        // In the air, a reposition to where the vehicle is, then Hold: PX4 flies a
+        // DO_REPOSITION in Hold (AUTO.LOITER) already, and a DO_SET_MODE to the mode it is in
+        // changes nothing, so the vehicle flew on to the reposition's target (real PX4 SITL:
+        // 3.8 → 4.1 m/s over 4 s after the "hold"; a reposition to here stopped it within
+        // 2 s). The mode change after it leaves Offboard or Mission, and holds where PX4
+        // refused the reposition (outside its geofence it ACKs one and ignores it).
+        Command::Hold if s.is_airborne() => {
+            let mut procedure = mode_change(
+                command,
+                modes::MAIN_AUTO,
+                modes::SUB_LOITER,
+                FlightMode::Hold,
+            );
+            let here = reposition(ctx, s.position, None, NAN);
+            procedure.steps.insert(0, Step::Command(here));
+            procedure
+        }
         Command::Hold => mode_change(
             command,
             modes::MAIN_AUTO,

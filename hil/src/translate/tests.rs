@@ -112,11 +112,15 @@ fn px4_go_to_is_a_global_reposition_with_amsl_z() {
 
 #[test]
 fn px4_modes_and_landing() {
-    let (cmd, p, _) = long(&px4(&Command::Hold).steps[0]);
+    // On the ground, Hold is the mode.
+    let hold = px4(&Command::Hold);
+    assert_eq!(hold.steps.len(), 2, "{hold:?}");
+    let (cmd, p, _) = long(&hold.steps[0]);
     assert_eq!(
         (cmd, &p[..3]),
         (MavCmd::MAV_CMD_DO_SET_MODE, &[1.0, 4.0, 3.0][..])
     );
+    assert_eq!(hold.steps[1], Step::StopStream);
     let rtl = px4(&Command::ReturnToHome);
     assert_eq!(long(&rtl.steps[0]).0, MavCmd::MAV_CMD_NAV_RETURN_TO_LAUNCH);
     assert_eq!(rtl.confirm, Confirm::Mode(FlightMode::Return));
@@ -309,4 +313,40 @@ fn non_finite_numbers_are_refused() {
             ..
         })
     ));
+}
+
+/// Real PX4 SITL flew on at 4 m/s for 4 s after DO_SET_MODE(AUTO.LOITER) during a
+/// DO_REPOSITION (the mode it was in already); a reposition to where it was stopped it.
+#[test]
+fn px4_holds_in_the_air_by_a_reposition_to_here_then_the_mode() {
+    let mut c = ctx(GotoMethod::Reposition);
+    c.snapshot.landed = alpha3_core::snapshot::LandedState::InAir;
+    c.snapshot.position = Enu::new(120.0, -40.0, 35.0);
+    let hold = translate(&Command::Hold, Profile::Px4, &c).unwrap();
+    assert_eq!(hold.confirm, Confirm::Mode(FlightMode::Hold));
+    let Step::Command(here) = &hold.steps[0] else {
+        panic!("{hold:?}")
+    };
+    assert_eq!(here.command, MavCmd::MAV_CMD_DO_REPOSITION);
+    let CommandForm::Int {
+        frame,
+        params,
+        x,
+        y,
+        z,
+    } = here.form
+    else {
+        panic!("not COMMAND_INT: {here:?}")
+    };
+    assert_eq!(frame, MavFrame::MAV_FRAME_GLOBAL);
+    assert_eq!(params[1], 1.0, "change mode");
+    let geo = c.frame.to_geo(c.snapshot.position);
+    assert_eq!((x, y), crate::translate::scaled(geo));
+    assert!((f64::from(z) - geo.alt_amsl_m).abs() < 0.01, "{z}");
+    let (cmd, p, _) = long(&hold.steps[1]);
+    assert_eq!(
+        (cmd, &p[..3]),
+        (MavCmd::MAV_CMD_DO_SET_MODE, &[1.0, 4.0, 3.0][..])
+    );
+    assert_eq!(hold.steps[2], Step::StopStream);
 }
