@@ -92,3 +92,39 @@ fn on_the_ground_or_with_garbage_the_twin_keeps_its_own_state() {
     assert!(!air.follow([f64::NAN, 100.0, 30.0], [0.0; 3]));
     assert!(!air.follow([100.0, 100.0, 30.0], [f64::INFINITY, 0.0, 0.0]));
 }
+
+/// Real PX4 began a site's landing 0.7 m from the site while braking and touched down 4.4 m
+/// past it; the twin, sent to land at the site, must count that descent as the landing there
+/// (no altitude violation below the band's floor), though its samples never came within its
+/// own 1 m arrival radius.
+#[test]
+fn a_real_vehicle_that_starts_down_near_its_landing_site_is_landing_there() {
+    let scenario = common::patch(
+        base(),
+        "/landing",
+        serde_json::json!({ "emergency_sites": [[400.0, 100.0, 0.0]] }),
+    );
+    let land = alpha3_core::command::Command::Land {
+        site: Some([400.0, 100.0]),
+    };
+    let fly = |descend_at: [f64; 3]| {
+        let mut twin = ideal_world(&scenario);
+        assert!(twin.execute_unchecked(&land).accepted);
+        // The transit passes 3 m north of the site, then the vehicle descends 4 m past it.
+        follow_track(&mut twin, [100.0, 103.0, 30.0], descend_at, 8.0, 0.0);
+        let below = [descend_at[0], descend_at[1], 2.0];
+        follow_track(&mut twin, descend_at, below, 1.5, 0.0);
+        twin.violations()
+            .iter()
+            .map(|v| format!("{:?}: {}", v.kind, v.detail))
+            .collect::<Vec<_>>()
+    };
+    let at_the_site = fly([404.0, 103.0, 30.0]);
+    assert!(at_the_site.is_empty(), "{at_the_site:?}");
+    // Far from any site the same descent stays a violation of the band.
+    let elsewhere = fly([300.0, 103.0, 30.0]);
+    assert!(
+        elsewhere.iter().any(|v| v.starts_with("Altitude")),
+        "{elsewhere:?}"
+    );
+}

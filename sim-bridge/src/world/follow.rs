@@ -2,8 +2,13 @@
 //! puts the twin's vehicle where the real one is, so the mission is judged on the real flight.
 
 use super::World;
+use super::step::SITE_RADIUS_M;
 use crate::vec3::{self, V3};
 use alpha3_core::snapshot::LandedState;
+
+/// A real vehicle sinking faster than this near the site of the landing it was sent to has
+/// begun that landing, m/s (a level transit's altitude hold wanders by a few dm/s).
+const LANDING_SINK_MPS: f64 = 0.5;
 
 impl World {
     /// Puts the vehicle where a real one reports itself: `position` and `ground_velocity`, ENU.
@@ -21,6 +26,7 @@ impl World {
         if !(position.iter().chain(ground_velocity.iter())).all(|v| v.is_finite()) {
             return false;
         }
+        self.landing_began(position, ground_velocity);
         let wind = vec3::sub(self.body.ground_velocity, self.body.air_velocity);
         let error = vec3::sub(self.estimate, self.body.position);
         self.body.position = position;
@@ -28,6 +34,30 @@ impl World {
         self.body.air_velocity = vec3::sub(ground_velocity, wind);
         self.estimate = vec3::add(position, error);
         true
+    }
+
+    /// A landing at a site begins when the real vehicle starts down near it: its autopilot,
+    /// not the twin's 1 m arrival test, decides. Real PX4 began a site's NAV_LAND 0.7 m from
+    /// the site while still braking at 2.5 m/s, the twin's samples never came within 1 m, and
+    /// its descent below the band's floor 4.4 m from the site was judged an altitude
+    /// violation, as if the vehicle were not landing there.
+    fn landing_began(&mut self, position: V3, ground_velocity: V3) {
+        use crate::flight_controller::{LandPhase, Mode};
+        let Mode::Land {
+            site,
+            phase: LandPhase::Transit,
+        } = self.fc.mode
+        else {
+            return;
+        };
+        let near = vec3::hypot(position[0] - site[0], position[1] - site[1]) <= SITE_RADIUS_M;
+        if near && ground_velocity[2] < -LANDING_SINK_MPS {
+            self.fc.mode = Mode::Land {
+                site,
+                phase: LandPhase::Descend,
+            };
+            self.fc.landed = LandedState::Landing;
+        }
     }
 
     /// The twin of a vehicle its autopilot flies by itself (a mission handed over): no

@@ -14,7 +14,7 @@ use std::time::Duration;
 const LOSS_OF_CONTROL_SEVERITY: f64 = 0.95;
 /// Horizontal distance from an authorised site within which take-off and landing are exempt
 /// from the altitude band, metres.
-const SITE_RADIUS_M: f64 = 15.0;
+pub(super) const SITE_RADIUS_M: f64 = 15.0;
 
 impl World {
     /// Advances the world by `dt` (one physics step).
