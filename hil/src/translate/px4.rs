@@ -60,12 +60,13 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Procedure, H
             ),
             Confirm::Ack,
         ),
-        // In the air, a reposition to where the vehicle is, then Hold: PX4 flies a
-        // DO_REPOSITION in Hold (AUTO.LOITER) already, and a DO_SET_MODE to the mode it is in
-        // changes nothing, so the vehicle flew on to the reposition's target (real PX4 SITL:
-        // 3.8 → 4.1 m/s over 4 s after the "hold"; a reposition to here stopped it within
-        // 2 s). The mode change after it leaves Offboard or Mission, and holds where PX4
-        // refused the reposition (outside its geofence it ACKs one and ignores it).
+        // In the air, PX4's pause (a DO_REPOSITION with no position, altitude or yaw: it
+        // stops at its own braking point), then Hold. PX4 flies a DO_REPOSITION in Hold
+        // (AUTO.LOITER) already, and a DO_SET_MODE to the mode it is in changes nothing: the
+        // vehicle flew on to the reposition's target (real PX4 SITL: 3.8 → 4.1 m/s over 4 s
+        // after such a "hold"). A reposition to where it was stopped it, then flew it back
+        // 15 m to that point; the pause does not. The mode change after it leaves Offboard
+        // or Mission, and holds where PX4 refused the pause.
         Command::Hold if s.is_airborne() => {
             let mut procedure = mode_change(
                 command,
@@ -73,8 +74,7 @@ pub(super) fn translate(command: &Command, ctx: &Context) -> Result<Procedure, H
                 modes::SUB_LOITER,
                 FlightMode::Hold,
             );
-            let here = reposition(ctx, s.position, None, NAN);
-            procedure.steps.insert(0, Step::Command(here));
+            procedure.steps.insert(0, Step::Command(pause()));
             procedure
         }
         Command::Hold => mode_change(
@@ -157,6 +157,20 @@ fn mode_change(command: &Command, main: u8, sub: u8, mode: FlightMode) -> Proced
 fn stop_stream_after(mut procedure: Procedure) -> Procedure {
     procedure.steps.push(Step::StopStream);
     procedure
+}
+
+/// DO_REPOSITION with x and y INT32_MAX (no position: PX4's MAVLink receiver makes them NaN)
+/// and NaN altitude and yaw: PX4's navigator then pauses a multicopter at its braking stop
+/// point at the current altitude ("All three set to NaN - pause vehicle", navigator_main.cpp).
+fn pause() -> CommandSpec {
+    CommandSpec::int(
+        MavCmd::MAV_CMD_DO_REPOSITION,
+        MavFrame::MAV_FRAME_GLOBAL,
+        [-1.0, CHANGE_MODE, 0.0, NAN],
+        i32::MAX,
+        i32::MAX,
+        NAN,
+    )
 }
 
 fn reposition(ctx: &Context, target: Enu, speed_mps: Option<f64>, yaw_rad: f32) -> CommandSpec {

@@ -316,33 +316,36 @@ fn non_finite_numbers_are_refused() {
 }
 
 /// Real PX4 SITL flew on at 4 m/s for 4 s after DO_SET_MODE(AUTO.LOITER) during a
-/// DO_REPOSITION (the mode it was in already); a reposition to where it was stopped it.
+/// DO_REPOSITION (the mode it was in already); PX4's pause (a reposition to nowhere) stops it.
 #[test]
-fn px4_holds_in_the_air_by_a_reposition_to_here_then_the_mode() {
+fn px4_holds_in_the_air_by_its_pause_then_the_mode() {
     let mut c = ctx(GotoMethod::Reposition);
     c.snapshot.landed = alpha3_core::snapshot::LandedState::InAir;
     c.snapshot.position = Enu::new(120.0, -40.0, 35.0);
     let hold = translate(&Command::Hold, Profile::Px4, &c).unwrap();
     assert_eq!(hold.confirm, Confirm::Mode(FlightMode::Hold));
-    let Step::Command(here) = &hold.steps[0] else {
+    let Step::Command(pause) = &hold.steps[0] else {
         panic!("{hold:?}")
     };
-    assert_eq!(here.command, MavCmd::MAV_CMD_DO_REPOSITION);
+    assert_eq!(pause.command, MavCmd::MAV_CMD_DO_REPOSITION);
     let CommandForm::Int {
         frame,
         params,
         x,
         y,
         z,
-    } = here.form
+    } = pause.form
     else {
-        panic!("not COMMAND_INT: {here:?}")
+        panic!("not COMMAND_INT: {pause:?}")
     };
     assert_eq!(frame, MavFrame::MAV_FRAME_GLOBAL);
     assert_eq!(params[1], 1.0, "change mode");
-    let geo = c.frame.to_geo(c.snapshot.position);
-    assert_eq!((x, y), crate::translate::scaled(geo));
-    assert!((f64::from(z) - geo.alt_amsl_m).abs() < 0.01, "{z}");
+    assert!(
+        params[3].is_nan(),
+        "no yaw: a finite yaw keeps the old target"
+    );
+    assert_eq!((x, y), (i32::MAX, i32::MAX), "no position");
+    assert!(z.is_nan(), "no altitude: a finite one keeps the old target");
     let (cmd, p, _) = long(&hold.steps[1]);
     assert_eq!(
         (cmd, &p[..3]),

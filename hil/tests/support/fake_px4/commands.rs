@@ -1,7 +1,7 @@
 //! What the fake autopilot does with what it receives.
 
 use super::FakePx4;
-use alpha3_core::frames::{Geo, Ned};
+use alpha3_core::frames::{Enu, Geo, Ned};
 use alpha3_hil::dialect::{MavHeader, MavMessage, mav, param_name};
 use alpha3_hil::param::{ParamEncoding, ParamValue, encode_param};
 use alpha3_hil::profile::px4::{
@@ -137,13 +137,29 @@ impl FakePx4 {
                 if !self.airborne() {
                     return MAV_RESULT_DENIED;
                 }
-                let geo = Geo {
-                    lat_deg: f64::from(lat) * 1e-7,
-                    lon_deg: f64::from(lon) * 1e-7,
-                    // z is AMSL whatever the frame says.
-                    alt_amsl_m: f64::from(z),
+                let goal = if (lat, lon) == (i32::MAX, i32::MAX) {
+                    // No position, as PX4's pause: stop here (at the altitude given, if any).
+                    let here = self.pos;
+                    let z = if z.is_finite() {
+                        self.frame
+                            .to_enu(Geo {
+                                alt_amsl_m: f64::from(z),
+                                ..self.cfg.home
+                            })
+                            .z
+                    } else {
+                        here.z
+                    };
+                    Enu::new(here.x, here.y, z)
+                } else {
+                    let geo = Geo {
+                        lat_deg: f64::from(lat) * 1e-7,
+                        lon_deg: f64::from(lon) * 1e-7,
+                        // z is AMSL whatever the frame says.
+                        alt_amsl_m: f64::from(z),
+                    };
+                    self.frame.to_enu(geo)
                 };
-                let goal = self.frame.to_enu(geo);
                 if let Some(r) = self.cfg.fence_radius_m
                     && goal.horizontal_distance(self.home_world) > r
                 {
