@@ -140,19 +140,22 @@ fn with_the_test_model_time_to_first_token_and_decode_rate_are_measured() {
     let parts = memory["anon_mb"].as_f64().unwrap() + memory["file_mb"].as_f64().unwrap();
     assert!((parts - resident).abs() < 0.1 * resident, "{memory}");
     assert_eq!(memory["context_tokens"], 4096, "{memory}");
+    assert_eq!(memory["kv_cache_type"], "q8_0", "{memory}");
     let further = memory["further_worker_mb"].as_f64().unwrap();
     assert!(
         further > 0.0 && further < resident,
         "a further worker shares the model: {memory}"
     );
-    assert!(
-        v["checks"].as_array().unwrap().iter().any(|c| c["what"]
-            .as_str()
-            .unwrap()
-            .contains("model worker resident")),
-        "{}",
-        v["checks"]
-    );
+    for which in ["(alone)", "(each of two"] {
+        assert!(
+            v["checks"].as_array().unwrap().iter().any(|c| {
+                let what = c["what"].as_str().unwrap();
+                what.contains("model worker resident") && what.contains(which)
+            }),
+            "{which}: {}",
+            v["checks"]
+        );
+    }
 }
 
 /// `--under-load`: the 50 Hz safety tick idle, with the model decoding at normal priority, and

@@ -36,6 +36,8 @@ pub struct LlmFigures {
 pub struct WorkerMemory {
     pub context_tokens: u32,
     pub batch_tokens: u32,
+    /// The KV cache's element type (`q8_0`, `f16`).
+    pub kv_cache_type: alpha3_core::config::KvCacheType,
     /// Decisions flown before the reading.
     pub turns: u32,
     /// The growth of the resident set, MB.
@@ -86,6 +88,7 @@ pub async fn worker_memory(
     Ok(Some(WorkerMemory {
         context_tokens: lo.context_tokens,
         batch_tokens: lo.batch_tokens,
+        kv_cache_type: lo.kv_cache_type,
         turns,
         resident_mb: after.rss_mb - before.rss_mb,
         loaded_mb: loaded,

@@ -120,6 +120,13 @@ pub async fn run(o: &PerfOptions) -> Result<PerfReport, PerfError> {
     };
     let mut checks = checks(&gate, &world, &mavlink, llm.as_ref(), o.deadline_ms);
     if let Some(m) = &worker_memory {
+        // A worker alone, as one onboard agent runs it.
+        checks.push(Check {
+            what: "model worker resident (alone), MB".into(),
+            value: m.resident_mb,
+            goal: format!("≤ {WORKER_MEMORY_GOAL_MB} (a Raspberry Pi 4 has 2–4 GB)"),
+            ok: m.resident_mb <= WORKER_MEMORY_GOAL_MB,
+        });
         // Per worker as the bench runs them: two workers, one model mapped between them.
         let per_worker = m.per_worker_of_two_mb();
         checks.push(Check {

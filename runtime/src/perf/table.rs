@@ -86,8 +86,10 @@ pub fn render(r: &PerfReport) -> String {
     if let Some(w) = &r.worker_memory {
         row(
             &format!(
-                "one model worker alone, MB (ctx {}, batch {})",
-                w.context_tokens, w.batch_tokens
+                "one model worker alone, MB (ctx {}, batch {}, KV {})",
+                w.context_tokens,
+                w.batch_tokens,
+                w.kv_cache_type.name()
             ),
             format!("{:.0}", w.resident_mb),
         );

@@ -17,7 +17,6 @@ use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::sampling::LlamaSampler;
 use serde::Serialize;
-use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -354,16 +353,9 @@ fn reference_thread(
 }
 
 /// The context the reference loop decodes in: the same settings as ours (threads, context
-/// size, batch, full sliding-window cache).
+/// size, batch, full sliding-window cache, KV cache type).
 fn reference_params(o: &LlamaOptions) -> LlamaContextParams {
-    let t = i32::try_from(o.threads).unwrap_or(2);
-    LlamaContextParams::default()
-        .with_n_ctx(NonZeroU32::new(o.context_tokens))
-        .with_n_batch(o.batch_tokens)
-        .with_n_ubatch(o.batch_tokens)
-        .with_n_threads(t)
-        .with_n_threads_batch(t)
-        .with_swa_full(true)
+    super::worker::context_params(o)
 }
 
 /// Decodes on `o`'s model, threads and priority until `stop` is set, as a busy agent loads the

@@ -1,7 +1,7 @@
 //! What the files of the local backend share: its settings and errors, the loaded model's
 //! facts, the jobs its inference thread serves, and what one generation asks for and returns.
 
-use alpha3_core::config::LlamaConfig;
+use alpha3_core::config::{KvCacheType, LlamaConfig};
 use alpha3_core::protocol::ChatMessage;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -53,6 +53,8 @@ pub struct LlamaOptions {
     pub constrained: bool,
     /// How the inference threads are scheduled: below the safety path unless measuring.
     pub priority: super::priority::InferencePriority,
+    /// The KV cache's element type.
+    pub kv_cache_type: KvCacheType,
 }
 
 impl LlamaOptions {
@@ -68,6 +70,7 @@ impl LlamaOptions {
             seed: 42,
             constrained: true,
             priority: super::priority::InferencePriority::Low,
+            kv_cache_type: KvCacheType::Q8_0,
         }
     }
 
@@ -100,6 +103,7 @@ impl LlamaOptions {
             seed: cfg.seed,
             constrained: true,
             priority: cfg.inference_priority,
+            kv_cache_type: cfg.kv_cache_type,
         }
     }
 }

@@ -5,7 +5,8 @@ use super::engine::Engine;
 use super::guide::compile;
 use super::kv::KvLedger;
 use super::types::{Job, LlamaError, LlamaOptions, ModelInfo};
-use llama_cpp_2::context::params::LlamaContextParams;
+use alpha3_core::config::KvCacheType;
+use llama_cpp_2::context::params::{KvCacheType as LlamaKvType, LlamaContextParams};
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
@@ -25,6 +26,27 @@ fn template(model: &LlamaModel) -> Result<(LlamaChatTemplate, String), LlamaErro
     }
     let t = LlamaChatTemplate::new("gemma").map_err(|e| LlamaError::Template(e.to_string()))?;
     Ok((t, String::from("gemma")))
+}
+
+/// A worker's context (and `perf`'s reference loop's): its threads, context size and batch;
+/// the whole sliding-window cache kept, so a cached prefix can be cut anywhere; and the KV
+/// cache's type. A quantized value cache needs flash attention, which llama.cpp's default
+/// (`auto`) turns on for the CPU.
+pub(super) fn context_params(opts: &LlamaOptions) -> LlamaContextParams {
+    let threads = i32::try_from(opts.threads).unwrap_or(2);
+    let kv = match opts.kv_cache_type {
+        KvCacheType::Q8_0 => LlamaKvType::Q8_0,
+        KvCacheType::F16 => LlamaKvType::F16,
+    };
+    LlamaContextParams::default()
+        .with_n_ctx(NonZeroU32::new(opts.context_tokens))
+        .with_n_batch(opts.batch_tokens)
+        .with_n_ubatch(opts.batch_tokens)
+        .with_n_threads(threads)
+        .with_n_threads_batch(threads)
+        .with_swa_full(true)
+        .with_type_k(kv)
+        .with_type_v(kv)
 }
 
 pub(super) fn worker(
@@ -50,16 +72,7 @@ pub(super) fn worker(
             return;
         }
     };
-    let threads = i32::try_from(opts.threads).unwrap_or(2);
-    let params = LlamaContextParams::default()
-        .with_n_ctx(NonZeroU32::new(opts.context_tokens))
-        .with_n_batch(opts.batch_tokens)
-        .with_n_ubatch(opts.batch_tokens)
-        .with_n_threads(threads)
-        .with_n_threads_batch(threads)
-        // Keep the whole sliding-window cache, so a cached prefix can be cut anywhere.
-        .with_swa_full(true);
-    let ctx = match model.new_context(backend, params) {
+    let ctx = match model.new_context(backend, context_params(&opts)) {
         Ok(c) => c,
         Err(e) => {
             let _ = ready.send(Err(LlamaError::Backend(e.to_string())));
