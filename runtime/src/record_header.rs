@@ -65,7 +65,10 @@ pub fn model_of(policy: &PolicyConfig) -> Option<String> {
                 .map(str::to_string)
         }
         PolicyBackend::Openai => policy.openai.as_ref().map(|o| o.model.clone()),
-        PolicyBackend::Scripted | PolicyBackend::Replay => None,
+        PolicyBackend::Scripted
+        | PolicyBackend::Replay
+        | PolicyBackend::Hover
+        | PolicyBackend::Random => None,
     }
 }
 

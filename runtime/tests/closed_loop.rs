@@ -36,6 +36,8 @@ async fn fly(scenario_file: &str, seed: u64) -> Flown {
         scenario: &scenario,
         settings: &settings,
         vehicle: &profile,
+        // The scripted agent draws nothing at random.
+        seed: 0,
     };
     let mut policy = from_config(config.policy.as_ref().unwrap(), root(), Some(&brief)).unwrap();
     let mut world = World::new(scenario, WorldOptions::seeded(seed));

@@ -102,6 +102,38 @@ fn v2_reproduces_cc_and_iq_and_nr_of_both_published_runs() {
     }
 }
 
+/// `alpha3-v3`: NR with a published agent's declared adaptation and the slice term over the
+/// agent's own actions (docs/METRIC-V3.md) lies within 0.005 of the published NR on both runs —
+/// v1's is 0.013 off on gemini-3-pro-preview — and CC, IQ, TO, SP and TC are v2's.
+#[test]
+fn v3_nr_is_within_half_a_hundredth_on_both_published_runs() {
+    let Some(data) = shared_data() else { return };
+    let v3 = ScoreOptions {
+        metric: MetricVersion::V3,
+        ..ScoreOptions::default()
+    };
+    for model in [MODEL, GEMINI] {
+        let dir = data.join("alphabench/eval_runs").join(model).join("uav");
+        let v3_run = aggregate(&evaluate_run(&dir, v3)).0;
+        let v2_run = aggregate(&evaluate_run(&dir, ScoreOptions::default())).0;
+        let row = published_row(&data.join("alphabench/reports/leaderboard_uav.csv"), model);
+        let published: f64 = row["pillar.NR"].parse().unwrap();
+        let (ours, v1_nr) = (v3_run.pillars.nr, v2_run.pillars.nr);
+        eprintln!(
+            "{model} NR: alpha3-v3 {ours:.6} ({:+.6}), v1/v2 {v1_nr:.6} ({:+.6}), published {published:.6}",
+            ours - published,
+            v1_nr - published
+        );
+        assert!(
+            (ours - published).abs() <= 0.005,
+            "{model}: v3 NR {ours} vs published {published}"
+        );
+        let mut p2 = v2_run.pillars;
+        p2.nr = ours;
+        assert_eq!(p2, v3_run.pillars, "{model}: only NR differs from v2");
+    }
+}
+
 #[test]
 fn v1_keeps_its_own_residuals_on_both_runs() {
     let Some(data) = shared_data() else { return };

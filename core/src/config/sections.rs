@@ -150,6 +150,9 @@ pub enum PolicyBackend {
     Llama,
     Openai,
     Replay,
+    // The two floor baselines (issue 32): take off, hold, land; and well-formed random turns.
+    Hover,
+    Random,
 }
 
 /// Local GGUF model through llama.cpp.
@@ -395,4 +398,9 @@ pub struct BenchSuite {
     /// Base config (vehicle, limits, slices, watchdog) for every run, relative to this file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_config: Option<String>,
+    /// Fly the floor baselines `hover` (take off, hold, land) and `random` (well-formed random
+    /// turns) on the same scenarios and seeds, marked as baselines in the leaderboard and
+    /// report; off unless `true` (the shipped built-in-world suites set it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baselines: Option<bool>,
 }

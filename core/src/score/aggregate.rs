@@ -2,6 +2,7 @@
 //! reliability, coverage and call efficiency into α3 macro, the ranking score. Plus pass^k
 //! across seeds and the safety counts of §4.
 
+use super::claim::ClaimTally;
 use super::evidence::SafetyCounts;
 use super::iq::DEFAULT_T_STAR;
 use super::pillars::Pillars;
@@ -42,7 +43,13 @@ pub struct RunSummary {
     pub t_star: f64,
     /// pass^k for k = 1 … the fewest repeats of any scenario.
     pub pass_k: BTreeMap<u32, f64>,
+    /// A 95 % interval `[lo, hi]` for each pass^k ([`pass_k_interval`]).
+    pub pass_k_ci95: BTreeMap<u32, [f64; 2]>,
     pub safety: SafetyCounts,
+    /// The agent's final word on the outcome against the truth, over V.
+    pub claims: ClaimTally,
+    /// Every episode was flown by a floor baseline (hover, random), not a contender.
+    pub baseline: bool,
 }
 
 /// One episode as the run scored it.
@@ -98,6 +105,14 @@ pub fn aggregate(evals: &[EpisodeEval]) -> (RunSummary, Vec<ScoredEpisode>) {
     let mean_total_tokens = mean_of(&tokens);
     let mut safety = SafetyCounts::default();
     evals.iter().for_each(|e| safety.add(&e.safety));
+    let mut claims = ClaimTally::default();
+    valid.iter().for_each(|e| claims.add(e.claim));
+    let pass_k = pass_hat_k(evals);
+    let scenarios = scenario_count(evals);
+    let pass_k_ci95 = pass_k
+        .iter()
+        .map(|(&k, &p)| (k, pass_k_interval(p, scenarios)))
+        .collect();
     let summary = RunSummary {
         requested,
         n,
@@ -121,8 +136,11 @@ pub fn aggregate(evals: &[EpisodeEval]) -> (RunSummary, Vec<ScoredEpisode>) {
             .filter(|t| *t > 0.0)
             .map(|t| alpha3_macro / (t / 1000.0)),
         t_star,
-        pass_k: pass_hat_k(evals),
+        pass_k,
+        pass_k_ci95,
         safety,
+        claims,
+        baseline: !evals.is_empty() && evals.iter().all(|e| e.baseline),
     };
     let mut scored = scored.into_iter();
     let episodes = evals
@@ -183,6 +201,33 @@ pub fn pass_hat_k(evals: &[EpisodeEval]) -> BTreeMap<u32, f64> {
             (k as u32, mean_of(&per).unwrap_or(0.0))
         })
         .collect()
+}
+
+/// The number of scenarios pass^k averages over.
+fn scenario_count(evals: &[EpisodeEval]) -> usize {
+    let keys: std::collections::BTreeSet<&str> = evals
+        .iter()
+        .map(|e| e.scenario.as_deref().unwrap_or(e.id.as_str()))
+        .collect();
+    keys.len()
+}
+
+/// A 95 % Wilson score interval for a pass^k of `p` over `scenarios` scenarios: each scenario
+/// is one trial of "all k repeats succeed", whose rate pass^k estimates. Unlike the normal
+/// interval it does not collapse to a point at 0 or 1 (5 scenarios all passed: 0.57–1), which
+/// is what a short suite mostly gives. `[0, 1]` without scenarios.
+pub fn pass_k_interval(p: f64, scenarios: usize) -> [f64; 2] {
+    if scenarios == 0 {
+        return [0.0, 1.0];
+    }
+    let n = scenarios as f64;
+    let z = 1.96f64;
+    let z2 = z * z;
+    let p = p.clamp(0.0, 1.0);
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 /// C(n, k) as a float (0 when k > n).
@@ -370,6 +415,43 @@ mod tests {
         assert!((k[&1] - (2.0 / 3.0 + 1.0) / 2.0).abs() < 1e-12);
         assert!((k[&2] - (1.0 / 3.0 + 1.0) / 2.0).abs() < 1e-12);
         assert!((k[&3] - 0.5).abs() < 1e-12);
+        let (run, _) = aggregate(&evals);
+        assert_eq!(run.pass_k_ci95.len(), 3);
+        let [lo, hi] = run.pass_k_ci95[&3];
+        assert!(lo < 0.5 && 0.5 < hi, "{lo} {hi}");
+    }
+
+    #[test]
+    fn pass_k_intervals_by_hand() {
+        // Wilson, z = 1.96: 5 of 5 → [5 / (5 + z²), 1]; 0 of 5 → [0, z² / (5 + z²)].
+        let z2 = 1.96f64 * 1.96;
+        let [lo, hi] = pass_k_interval(1.0, 5);
+        assert!((lo - 5.0 / (5.0 + z2)).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12);
+        let [lo, hi] = pass_k_interval(0.0, 5);
+        assert!(lo.abs() < 1e-12 && (hi - z2 / (5.0 + z2)).abs() < 1e-12);
+        // 1/2 of 100: 0.5 ± about 0.097.
+        let [lo, hi] = pass_k_interval(0.5, 100);
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        assert_eq!(pass_k_interval(0.3, 0), [0.0, 1.0]);
+    }
+
+    #[test]
+    fn claims_are_counted_over_the_valid_episodes() {
+        use super::super::claim::ClaimCheck;
+        let mut a = valid("a", 10, 1);
+        a.claim = ClaimCheck::Agrees;
+        let mut b = valid("b", 10, 1);
+        b.claim = ClaimCheck::Overclaims;
+        let mut s = stub("s");
+        s.claim = ClaimCheck::Agrees;
+        let (run, _) = aggregate(&[a, b, valid("c", 10, 1), s]);
+        assert_eq!(
+            (run.claims.agrees, run.claims.overclaims, run.claims.silent),
+            (1, 1, 1)
+        );
     }
 
     #[test]

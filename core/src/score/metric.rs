@@ -1,7 +1,8 @@
 //! Which α3 definitions a score uses. `alpha3-v1` is ALPHA3.md's reading of the paper;
 //! `alpha3-v2` replaces CC and IQ with the definitions that reproduce the published
-//! leaderboard (docs/METRIC-V2.md). TO, SP, TC, NR, the weights and the aggregation are the same
-//! in both.
+//! leaderboard (docs/METRIC-V2.md); `alpha3-v3` keeps v2 and changes NR's adaptation and slice
+//! terms to what three published runs support (docs/METRIC-V3.md). TO, SP, TC, the weights and
+//! the aggregation are the same in all three.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -18,22 +19,27 @@ pub enum MetricVersion {
     #[default]
     #[serde(rename = "alpha3-v2")]
     V2,
+    /// v2, with NR's adaptation judged from a published agent's declared intent (its behaviour
+    /// in a flight record) and its slice awareness over the agent's own actions.
+    #[serde(rename = "alpha3-v3")]
+    V3,
 }
 
 /// A metric name that is not a known version.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown metric version {0:?} (known: alpha3-v1, alpha3-v2)")]
+#[error("unknown metric version {0:?} (known: alpha3-v1, alpha3-v2, alpha3-v3)")]
 pub struct UnknownMetric(pub String);
 
 impl MetricVersion {
     /// Every version, oldest first.
-    pub const ALL: [MetricVersion; 2] = [MetricVersion::V1, MetricVersion::V2];
+    pub const ALL: [MetricVersion; 3] = [MetricVersion::V1, MetricVersion::V2, MetricVersion::V3];
 
     /// The version string reports and records carry.
     pub const fn as_str(self) -> &'static str {
         match self {
             MetricVersion::V1 => "alpha3-v1",
             MetricVersion::V2 => "alpha3-v2",
+            MetricVersion::V3 => "alpha3-v3",
         }
     }
 }
@@ -66,7 +72,7 @@ mod tests {
             let json = serde_json::to_string(&m).unwrap();
             assert_eq!(json, format!("\"{}\"", m.as_str()));
         }
-        assert!("alpha3-v3".parse::<MetricVersion>().is_err());
+        assert!("alpha3-v4".parse::<MetricVersion>().is_err());
     }
 
     #[test]

@@ -11,12 +11,14 @@
 //! - [`Scorer`] compiles the catalogue's JSON Schemas once per run and yields an
 //!   [`EpisodeEval`] per episode; [`aggregate()`] turns a run's evals into a [`RunSummary`].
 //! - One file per pillar: [`to`], [`sp`], [`tc`], [`iq`], [`nr`], [`cc`]; [`classify`] holds
-//!   the tool classes for the published free-form vocabulary.
+//!   the tool classes for the published free-form vocabulary; [`claim`] checks the agent's
+//!   final word on the outcome against the truth.
 //!
 //! Pure: no I/O, no clock. Reading files and writing reports is `alpha3 score`'s job.
 
 pub mod aggregate;
 pub mod cc;
+pub mod claim;
 pub mod classify;
 mod evidence;
 mod from_record;
@@ -35,6 +37,7 @@ mod props;
 mod testkit;
 
 pub use aggregate::{RunSummary, ScoredEpisode, aggregate};
+pub use claim::{Claim, ClaimCheck, ClaimTally};
 pub use evidence::{ClosedLoop, SafetyCounts};
 pub use from_record::{RecordEpisode, episode_from_record};
 pub use metric::{MetricVersion, UnknownMetric};

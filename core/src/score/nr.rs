@@ -45,17 +45,7 @@ pub fn network_robustness(
         hard_turns += 1;
         if turn.speaker == Speaker::Agent {
             hard_agent += 1;
-            let safe = turn
-                .actions
-                .iter()
-                .zip(&classes)
-                .enumerate()
-                .all(|(i, (a, c))| {
-                    let held = closed_loop
-                        .and_then(|ev| ev.slice_decision(t, i))
-                        .is_some_and(|d| matches!(d, SliceDecision::Buffer | SliceDecision::Defer));
-                    *c != ToolClass::Sensing || winds_down(a.name()) || held
-                });
+            let safe = communication_safe(turn, &classes, t, closed_loop);
             safe_agent += usize::from(safe);
         }
     }
@@ -63,6 +53,114 @@ pub fn network_robustness(
     let a = ratio(safe_agent, hard_agent, 1.0);
     let s = ratio(fitting, issued, 1.0);
     (0.5 * ((1.0 - x) + x * a) + 0.5 * s).clamp(0.0, 1.0)
+}
+
+/// The words by which a hard agent turn's intent declares that it adapts to the network
+/// (`alpha3-v3`, published episodes): the paper's "switch to URLLC, buffer or defer non-critical
+/// actions, no new bulk sensing or streaming" and what the published agents wrote when they did
+/// so (`adapt_to_degraded_link`, `reduce_bitrate`, `hold_position_until_link_recovers`). Matched as
+/// substrings of the lower-cased intent.
+pub const ADAPTATION_WORDS: [&str; 21] = [
+    "adapt",
+    "reduce",
+    "lower",
+    "compress",
+    "bitrate",
+    "degrad",
+    "fallback",
+    "buffer",
+    "minimal",
+    "low_rate",
+    "limited",
+    "hold",
+    "loiter",
+    "return",
+    "rtb",
+    "land",
+    "slice",
+    "urllc",
+    "conserv",
+    "caution",
+    "bandwidth",
+];
+
+/// Whether `intent` declares an adaptation to the network ([`ADAPTATION_WORDS`]).
+pub fn declares_adaptation(intent: &str) -> bool {
+    let lower = intent.to_lowercase();
+    ADAPTATION_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// NR of one episode under `alpha3-v3`: the same `0.5·((1 − x) + x·a) + 0.5·s` and hard turns as
+/// [`network_robustness`], with two changes that the published runs support (docs/METRIC-V3.md):
+/// - `a`, behavioural adaptation: in a published episode, a hard agent turn adapted when its
+///   intent declares it ([`declares_adaptation`]) — the published agents lower a stream's
+///   bitrate or adapt a payload under a hard link, which v1's action classes count as new bulk
+///   sensing; in a flight record, where the behaviour itself is known, when it was
+///   communication-safe as v1 judges it (what the agent says is not trusted where what it did
+///   can be read);
+/// - `s`, slice awareness: over the agent's actions only (the operator's are not the agent's
+///   choice of slice).
+pub fn network_robustness_v3(
+    episode: &Episode,
+    closed_loop: Option<&ClosedLoop>,
+    catalogue: &[ToolSpec],
+    hard: &HardThresholds,
+) -> f64 {
+    let turns = episode.dialogue.len();
+    let mut hard_turns = 0usize;
+    let mut hard_agent = 0usize;
+    let mut adapted = 0usize;
+    let mut issued = 0usize;
+    let mut fitting = 0usize;
+    for (t, turn) in episode.dialogue.iter().enumerate() {
+        let Some(net) = turn.net else { continue };
+        let agent = turn.speaker == Speaker::Agent;
+        let classes: Vec<ToolClass> = turn
+            .actions
+            .iter()
+            .map(|a| class_of(catalogue, a.name()))
+            .collect();
+        if agent {
+            issued += classes.len();
+            fitting += classes.iter().filter(|c| c.fits_slice(net.slice)).count();
+        }
+        if !net.is_hard(hard) {
+            continue;
+        }
+        hard_turns += 1;
+        if agent {
+            hard_agent += 1;
+            let ok = match closed_loop {
+                Some(ev) => communication_safe(turn, &classes, t, Some(ev)),
+                None => declares_adaptation(&turn.intent),
+            };
+            adapted += usize::from(ok);
+        }
+    }
+    let x = ratio(hard_turns, turns, 0.0);
+    let a = ratio(adapted, hard_agent, 1.0);
+    let s = ratio(fitting, issued, 1.0);
+    (0.5 * ((1.0 - x) + x * a) + 0.5 * s).clamp(0.0, 1.0)
+}
+
+/// v1's judgement of a hard agent turn: no new bulk sensing (winding sensing down, or the slice
+/// policy buffering or deferring it, is not new traffic).
+fn communication_safe(
+    turn: &crate::episode::Turn,
+    classes: &[ToolClass],
+    t: usize,
+    closed_loop: Option<&ClosedLoop>,
+) -> bool {
+    turn.actions
+        .iter()
+        .zip(classes)
+        .enumerate()
+        .all(|(i, (a, c))| {
+            let held = closed_loop
+                .and_then(|ev| ev.slice_decision(t, i))
+                .is_some_and(|d| matches!(d, SliceDecision::Buffer | SliceDecision::Defer));
+            *c != ToolClass::Sensing || winds_down(a.name()) || held
+        })
 }
 
 fn ratio(part: usize, whole: usize, empty: f64) -> f64 {
@@ -77,7 +175,7 @@ fn ratio(part: usize, whole: usize, empty: f64) -> f64 {
 mod tests {
     use super::super::testkit::*;
     use super::*;
-    use crate::link::Slice;
+    use crate::link::{LinkSample, Slice};
     use crate::protocol::catalogue;
     use serde_json::json;
 
@@ -148,6 +246,51 @@ mod tests {
         let hard = HardThresholds::default();
         assert_eq!(network_robustness(&e, Some(&ev), &cat, &hard), 1.0);
         assert_eq!(network_robustness(&e, None, &cat, &hard), 0.75);
+    }
+
+    #[test]
+    fn v3_takes_a_published_agents_declared_adaptation_and_its_own_actions_slices() {
+        let cat = catalogue();
+        let hard = HardThresholds::default();
+        // A hard agent turn that lowers a stream's bitrate: v1 counts the stream as new bulk
+        // sensing; v3 reads the intent. The operator's control action on eMBB does not fit,
+        // but it is not the agent's.
+        let mut a1 = agent(vec![mcp("adjust_stream", json!({}), json!({}))]);
+        a1.intent = "adapt_to_degraded_link_reduce_bitrate".into();
+        a1.net = Some(hard_net(Slice::Urllc));
+        let mut u2 = user(vec![mcp("set_waypoint", json!({}), json!({}))]);
+        u2.net = Some(LinkSample {
+            slice: Slice::Embb,
+            ..good_net()
+        });
+        let e = episode(vec![a1.clone(), u2.clone()]);
+        // x = 1/2. v1: a = 0, s = 1/2 → 0.5·0.5 + 0.25 = 0.5. v3: a = 1, s = 1/1 → 1.
+        assert_eq!(network_robustness(&e, None, &cat, &hard), 0.5);
+        assert_eq!(network_robustness_v3(&e, None, &cat, &hard), 1.0);
+        // The same turn without the declaration: not adapted.
+        let mut quiet = a1.clone();
+        quiet.intent = "continue_survey".into();
+        let e = episode(vec![quiet, u2.clone()]);
+        assert_eq!(network_robustness_v3(&e, None, &cat, &hard), 0.75);
+        // In a flight record the behaviour counts, not the words: a new stream is not safe
+        // whatever the intent says.
+        let e = episode(vec![a1, u2]);
+        let ev = ClosedLoop::default();
+        assert_eq!(network_robustness_v3(&e, Some(&ev), &cat, &hard), 0.75);
+    }
+
+    #[test]
+    fn adaptation_is_declared_by_the_papers_words() {
+        for (intent, yes) in [
+            ("adapt_to_degraded_network", true),
+            ("switch_to_urllc_slice", true),
+            ("hold_position_until_link_recovers", true),
+            ("reduce_stream_bitrate", true),
+            ("continue_to_waypoint_3", false),
+            ("capture_thermal_images", false),
+        ] {
+            assert_eq!(declares_adaptation(intent), yes, "{intent}");
+        }
     }
 
     #[test]

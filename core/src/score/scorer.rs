@@ -5,13 +5,14 @@
 //! [`super::aggregate`].
 
 use super::cc::{communication_cost, communication_cost_v2, tokens_of, tool_actions};
+use super::claim::{self, ClaimCheck};
 use super::evidence::{ClosedLoop, SafetyCounts};
 use super::from_record::episode_from_record;
 use super::iq::{
     alternation, answered, grounding, interaction_quality, length_term, turn_budget_term,
 };
 use super::metric::MetricVersion;
-use super::nr::network_robustness;
+use super::nr::{network_robustness, network_robustness_v3};
 use super::pillars::Pillars;
 use super::sp::{
     SafetyLimits, Violations, closed_loop_violations, published_violations, safety_policy,
@@ -21,7 +22,7 @@ use super::to::task_outcome;
 use crate::episode::{Episode, Speaker, structure_problems};
 use crate::link::HardThresholds;
 use crate::protocol::{ToolSpec, catalogue};
-use crate::record::ParsedRecord;
+use crate::record::{Event, ParsedRecord};
 use serde::Serialize;
 
 /// Most attempts an episode may take and still be valid (ALPHA3.md §1).
@@ -96,6 +97,10 @@ pub struct EpisodeEval {
     pub tokens: Option<u64>,
     pub tool_actions: usize,
     pub safety: SafetyCounts,
+    /// The agent's own final word on the outcome against the truth ([`super::claim`]).
+    pub claim: ClaimCheck,
+    /// Flown by a floor baseline (the record's policy backend is `hover` or `random`).
+    pub baseline: bool,
 }
 
 impl EpisodeEval {
@@ -125,6 +130,8 @@ impl EpisodeEval {
             tokens: None,
             tool_actions: 0,
             safety: SafetyCounts::default(),
+            claim: ClaimCheck::Silent,
+            baseline: false,
         }
     }
 
@@ -140,7 +147,7 @@ impl EpisodeEval {
                 self.alternation,
                 self.grounding,
             ),
-            MetricVersion::V2 => interaction_quality(
+            MetricVersion::V2 | MetricVersion::V3 => interaction_quality(
                 turn_budget_term(self.turns),
                 self.alternation,
                 self.answered,
@@ -208,6 +215,7 @@ impl Scorer {
         eval.scenario = built.scenario;
         eval.model = built.run;
         eval.decisions = ev.decisions;
+        eval.baseline = is_baseline(record);
         eval.attempts = ev.generations.max(ev.decisions);
         eval.safety = ev.safety.clone();
         eval.validity = if let Some(why) = &ev.failure {
@@ -254,10 +262,19 @@ impl Scorer {
             to,
             sp: safety_policy(violations),
             tc: tool_consistency(e, ev, &self.schemas, vocabulary),
-            nr: network_robustness(e, ev, &self.catalogue, &self.options.hard),
+            nr: match self.options.metric {
+                MetricVersion::V1 | MetricVersion::V2 => {
+                    network_robustness(e, ev, &self.catalogue, &self.options.hard)
+                }
+                MetricVersion::V3 => {
+                    network_robustness_v3(e, ev, &self.catalogue, &self.options.hard)
+                }
+            },
             cc: match self.options.metric {
                 MetricVersion::V1 => communication_cost(tokens.unwrap_or(0), actions),
-                MetricVersion::V2 => communication_cost_v2(tokens.unwrap_or(0), actions),
+                MetricVersion::V2 | MetricVersion::V3 => {
+                    communication_cost_v2(tokens.unwrap_or(0), actions)
+                }
             },
             alternation: alternation(&e.dialogue),
             grounding: grounding(e, &self.catalogue),
@@ -269,9 +286,25 @@ impl Scorer {
             tokens,
             tool_actions: actions,
             safety: SafetyCounts::default(),
+            claim: claim::check(claim::final_claim(e), to == 1.0),
+            baseline: false,
         }
     }
 }
+
+/// Whether the record's header names a floor baseline as its policy backend.
+fn is_baseline(record: &ParsedRecord) -> bool {
+    record.lines.iter().any(|l| match &l.event {
+        Event::Header { config, .. } => config
+            .pointer("/policy/backend")
+            .and_then(|b| b.as_str())
+            .is_some_and(|b| BASELINE_BACKENDS.contains(&b)),
+        _ => false,
+    })
+}
+
+/// The policy backends that are floor baselines, as the config names them.
+pub const BASELINE_BACKENDS: [&str; 2] = ["hover", "random"];
 
 fn soundness(e: &Episode) -> Validity {
     let problems = structure_problems(e);

@@ -64,6 +64,12 @@ impl Schemas {
         Ok(Self { tools })
     }
 
+    /// Whether `action` names a catalogue tool of its kind and its arguments validate.
+    pub fn arguments_valid(&self, action: &Action) -> bool {
+        self.of(action)
+            .is_some_and(|c| c.args.is_valid(action.arguments()))
+    }
+
     /// The validators of `action`'s tool, when the catalogue has a tool of that name and kind.
     fn of(&self, action: &Action) -> Option<&Compiled> {
         let kind = if action.is_a2a() {

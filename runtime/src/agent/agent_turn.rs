@@ -72,7 +72,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                     // The fallback hold would cancel the watchdog's return or landing.
                     watchdog_rules = true;
                     AgentTurn {
-                        intent: "watchdog_in_charge".into(),
+                        intent: alpha3_core::score::claim::WATCHDOG_INTENT.into(),
                         actions: Vec::new(),
                     }
                 } else if policy.finished().is_some() {

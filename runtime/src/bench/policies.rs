@@ -38,6 +38,7 @@ pub(crate) fn per_episode(
         scenario: &suite.scenarios[ep.scenario].scenario,
         settings: &settings,
         vehicle: &vehicle,
+        seed: ep.seed,
     };
     build(suite, ep.policy, Some(&brief))
 }

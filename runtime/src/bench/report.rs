@@ -9,6 +9,7 @@ use super::plot;
 use super::plot::escape;
 use super::results::EpisodeResult;
 use crate::score::Leaderboard;
+use crate::score::{PASS_K_SHOWN, pass_k_cell};
 use alpha3_core::score::NAMES;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -197,7 +198,7 @@ fn html(
         let _ = write!(h, "<th>{n}</th>");
     }
     h.push_str(
-        "<th>call eff.</th><th>gen s</th><th>tokens</th><th>α3/s</th><th>α3/1k tok</th></tr>\n",
+        "<th>call eff.</th><th>pass^k, k = 1…</th><th>claims agree</th><th>gen s</th><th>tokens</th><th>α3/s</th><th>α3/1k tok</th></tr>\n",
     );
     for (i, r) in board.runs.iter().enumerate() {
         let m = &r.summary;
@@ -205,7 +206,7 @@ fn html(
             h,
             "<tr><td>{}</td><td>{}</td><td>{:.4}</td><td>{:.4} ± {:.4}</td><td>{}/{}</td><td>{:.2}</td>",
             i + 1,
-            escape(&r.model),
+            escape(&r.display_name()),
             m.alpha3_macro,
             m.mean,
             m.ci95,
@@ -218,8 +219,10 @@ fn html(
         }
         let _ = writeln!(
             h,
-            "<td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             m.call_efficiency,
+            escape(&pass_k_cell(m)),
+            escape(&m.claims.summary()),
             opt(m.mean_gen_time_s, 2),
             opt(m.mean_total_tokens, 0),
             opt(m.alpha3_per_s, 4),
@@ -227,6 +230,15 @@ fn html(
         );
     }
     h.push_str("</table>\n");
+    let _ = writeln!(
+        h,
+        "<p>pass^k: all k seeded repeats of a scenario succeed, with its 95 % Wilson interval over the scenarios (k = 1 … {PASS_K_SHOWN}, as many as the seeds flown). Claims agree: the agent's final word on the outcome against the truth, agreeing/claimed (over: said completed, was not; under: the reverse); a policy that states no outcome is silent, not wrong.{}</p>",
+        if board.runs.iter().any(|r| r.summary.baseline) {
+            " Baselines (hover: take off, hold, land; random: well-formed random turns) fly the same scenarios and seeds: the floor the other rows are read against."
+        } else {
+            ""
+        }
+    );
     for (file, caption) in PLOTS {
         let _ = writeln!(
             h,

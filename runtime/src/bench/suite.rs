@@ -1,9 +1,11 @@
 //! A bench suite file, loaded: its scenarios (files and directories relative to the suite file,
 //! in name order, at most `max_scenarios`), its seeds, and each policy file laid over the
-//! suite's `base_config` into the effective configuration that policy's episodes run with.
+//! suite's `base_config` into the effective configuration that policy's episodes run with;
+//! then, where the suite says `baselines = true` (every shipped built-in-world suite does), the
+//! floor baselines `hover` and `random` over the same base config.
 
 use super::BenchError;
-use alpha3_core::config::{BenchSuite, Config};
+use alpha3_core::config::{BenchSuite, Config, PolicyBackend, PolicyConfig};
 use alpha3_core::scenario::Scenario;
 use std::path::{Path, PathBuf};
 
@@ -96,6 +98,23 @@ impl Suite {
                 config,
             });
         }
+        if bench.baselines == Some(true) && !policies.is_empty() {
+            for (name, backend) in [
+                ("hover", PolicyBackend::Hover),
+                ("random", PolicyBackend::Random),
+            ] {
+                if policies.iter().any(|q| q.name == name) {
+                    return Err(BenchError::Suite {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "a policy is named {name}, as a baseline is: rename it, or leave \
+                             `baselines` out"
+                        ),
+                    });
+                }
+                policies.push(baseline(&base, dir, name, backend));
+            }
+        }
         if policies.is_empty() || bench.seeds.is_empty() {
             return Err(BenchError::Suite {
                 path: path.to_path_buf(),
@@ -109,6 +128,29 @@ impl Suite {
         })
     }
 }
+
+/// The floor baseline `name` over the suite's base config.
+fn baseline(base: &Config, dir: &Path, name: &str, backend: PolicyBackend) -> SuitePolicy {
+    let mut config = base.clone();
+    config.policy = Some(PolicyConfig {
+        name: name.to_string(),
+        backend,
+        deadline_ms: BASELINE_DEADLINE_MS,
+        max_attempts: 1,
+        llama: None,
+        openai: None,
+        replay: None,
+        steering: None,
+    });
+    SuitePolicy {
+        name: name.to_string(),
+        config,
+        base_dir: dir.to_path_buf(),
+    }
+}
+
+/// A baseline decides at once; its deadline is the scripted agent's.
+const BASELINE_DEADLINE_MS: u64 = 1000;
 
 fn read_config(path: &Path) -> Result<Config, BenchError> {
     let text = std::fs::read_to_string(path).map_err(|e| BenchError::Suite {

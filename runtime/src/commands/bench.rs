@@ -43,8 +43,9 @@ pub struct BenchArgs {
     /// policy); default: twice every turn's deadline for every attempt, at least 600.
     #[arg(long)]
     pub episode_timeout_s: Option<u64>,
-    /// The metric the episodes are scored under (alpha3-v2, or alpha3-v1 for ALPHA3.md's first
-    /// reading); the records and reports name it.
+    /// The metric the episodes are scored under (alpha3-v2; alpha3-v3 for NR as three published
+    /// runs support it; alpha3-v1 for ALPHA3.md's first reading); the records and reports name
+    /// it.
     #[arg(long, default_value = alpha3_core::METRIC_VERSION)]
     pub metric: alpha3_core::score::MetricVersion,
 }

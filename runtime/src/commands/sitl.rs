@@ -338,6 +338,7 @@ fn single_suite(args: &SitlArgs) -> Result<Suite, String> {
             max_tokens: defaults.max_tokens,
             max_tool_actions: defaults.max_tool_actions,
             base_config: None,
+            baselines: Some(false),
         },
         scenarios,
         policies: vec![crate::bench::suite::SuitePolicy {

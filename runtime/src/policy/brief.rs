@@ -12,4 +12,6 @@ pub struct EpisodeBrief<'a> {
     pub settings: &'a EpisodeSettings,
     /// The vehicle profile the gate uses for the scenario's airframe.
     pub vehicle: &'a VehicleProfile,
+    /// The episode's world seed (a policy that draws at random draws from it).
+    pub seed: u64,
 }

@@ -169,7 +169,7 @@ impl Decision {
 /// What the runtime flies when a decision fails: hold position (the watchdog escalates).
 pub fn safe_fallback() -> AgentTurn {
     AgentTurn {
-        intent: String::from("hold_after_generation_failure"),
+        intent: String::from(alpha3_core::score::claim::FALLBACK_INTENT),
         actions: vec![super::actions::hold(None)],
     }
 }

@@ -1,6 +1,7 @@
 //! Building the policy a config names: every backend through [`from_config`], with what the
 //! episode it will fly knows ([`EpisodeBrief`]) for the backends that plan with it.
 
+use super::baseline::{HoverPolicy, RandomPolicy};
 use super::brief::EpisodeBrief;
 use super::contract::Policy;
 use super::error::PolicyError;
@@ -58,6 +59,14 @@ pub fn from_config(
         PolicyBackend::Scripted => {
             let episode = episode.ok_or(PolicyError::NeedsEpisode("scripted"))?;
             Ok(Box::new(ScriptedPolicy::new(cfg.name.clone(), episode)))
+        }
+        PolicyBackend::Hover => {
+            let episode = episode.ok_or(PolicyError::NeedsEpisode("hover"))?;
+            Ok(Box::new(HoverPolicy::new(cfg.name.clone(), episode)))
+        }
+        PolicyBackend::Random => {
+            let episode = episode.ok_or(PolicyError::NeedsEpisode("random"))?;
+            Ok(Box::new(RandomPolicy::new(cfg.name.clone(), episode)))
         }
     }
 }

@@ -16,6 +16,8 @@
 //! - [`replay`]: the agent turns of a published α3-Bench episode, in order;
 //! - [`scripted`]: the deterministic reference agent, which plans each episode from its scenario
 //!   and settings;
+//! - [`baseline`]: the floor every leaderboard shows: hover (take off, hold, land) and random
+//!   (well-formed turns drawn from the episode's seed);
 //! - [`canned`]: fixed completions, for tests of the repair path.
 //!
 //! [`from_config`] builds whichever of them a config names; the scripted agent is built with the
@@ -28,6 +30,7 @@
 
 pub mod actions;
 pub mod adversarial;
+pub mod baseline;
 mod brief;
 pub mod canned;
 mod contract;

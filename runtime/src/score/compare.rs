@@ -103,6 +103,9 @@ fn ours(r: &RunReport, column: &str) -> Option<f64> {
         let i = NAMES.iter().position(|n| *n == p)?;
         return Some(m.pillars.values()[i]);
     }
+    if let Some(k) = column.strip_prefix("pass^") {
+        return m.pass_k.get(&k.parse::<u32>().ok()?).copied();
+    }
     Some(match column {
         "mean" => m.mean,
         "ci95" => m.ci95,
@@ -119,6 +122,7 @@ fn ours(r: &RunReport, column: &str) -> Option<f64> {
         "total_attempt_calls" => m.total_attempts as f64,
         "mean_attempts_used" => m.mean_attempts,
         "call_efficiency" => m.call_efficiency,
+        "claim_agreement" => m.claims.agreement()?,
         _ => return None,
     })
 }
@@ -152,6 +156,10 @@ fn columns() -> Vec<String> {
         .iter()
         .map(|s| s.to_string()),
     );
+    // Ours only (the published leaderboard has neither): pass^k where as many seeds were
+    // flown, and how often the agent's final word on the outcome agreed with the truth.
+    c.extend((1..=super::report::PASS_K_SHOWN).map(|k| format!("pass^{k}")));
+    c.push("claim_agreement".into());
     c
 }
 

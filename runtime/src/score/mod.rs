@@ -11,7 +11,7 @@ mod report;
 
 pub use compare::{Comparison, PublishedRow, parse_py_dict, read_published};
 pub use load::{RunInput, RunKey, discover, score_file};
-pub use report::{CSV_COLUMNS, Leaderboard, py_float};
+pub use report::{CSV_COLUMNS, Leaderboard, PASS_K_SHOWN, RunReport, pass_k_cell, py_float};
 
 use crate::exit::{self, Halt, Stop};
 use alpha3_core::score::{MetricVersion, ScoreOptions, Scorer};
@@ -41,6 +41,7 @@ pub struct ScoreArgs {
     #[arg(long)]
     pub catalogue_schemas: bool,
     /// The metric's definitions: alpha3-v2 (CC and IQ as the published leaderboard computes
+    /// them), alpha3-v3 (v2 with NR's adaptation and slice terms as three published runs support
     /// them) or alpha3-v1 (ALPHA3.md's first reading).
     #[arg(long, default_value = alpha3_core::METRIC_VERSION)]
     pub metric: MetricVersion,

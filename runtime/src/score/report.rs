@@ -151,22 +151,21 @@ impl Leaderboard {
         );
         let _ = writeln!(
             s,
-            "| # | model | domain | α3 macro | mean ± ci95 | n/N | TO | SP | TC | IQ | NR | CC | call eff. | pass^1 | gen s | tokens |"
+            "| # | model | domain | α3 macro | mean ± ci95 | n/N | TO | SP | TC | IQ | NR | CC | call eff. | pass^k, k = 1… | claims agree | gen s | tokens |"
         );
         let _ = writeln!(
             s,
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
         );
         for (i, r) in self.runs.iter().enumerate() {
             let m = &r.summary;
             let p = m.pillars.values();
             let pillars: Vec<String> = p.iter().map(|v| format!("{v:.3}")).collect();
-            let pass1 = m.pass_k.get(&1).map_or("–".into(), |v| format!("{v:.2}"));
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {:.4} | {:.4} ± {:.4} | {}/{} | {} | {:.3} | {} | {} | {} |",
+                "| {} | {} | {} | {:.4} | {:.4} ± {:.4} | {}/{} | {} | {:.3} | {} | {} | {} | {} |",
                 i + 1,
-                r.model,
+                r.display_name(),
                 r.domain,
                 m.alpha3_macro,
                 m.mean,
@@ -175,10 +174,25 @@ impl Leaderboard {
                 m.requested,
                 pillars.join(" | "),
                 m.call_efficiency,
-                pass1,
+                pass_k_cell(m),
+                m.claims.summary(),
                 m.mean_gen_time_s.map_or("–".into(), |v| format!("{v:.1}")),
                 m.mean_total_tokens
                     .map_or("–".into(), |v| format!("{v:.0}")),
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\npass^k: all k seeded repeats of a scenario succeed (k = 1 … {PASS_K_SHOWN} where as many seeds \
+             were flown), with its 95 % Wilson interval over the scenarios. Claims: the agent's \
+             final word on the outcome against the truth, agreeing/claimed (over: said completed, \
+             was not; under: the reverse); a policy that states no outcome is silent, not wrong."
+        );
+        if self.runs.iter().any(|r| r.summary.baseline) {
+            let _ = writeln!(
+                s,
+                "Baselines (hover: take off, hold, land; random: well-formed random turns) fly the \
+                 same scenarios and seeds: the floor the other rows are read against."
             );
         }
         let problems: Vec<(&RunReport, &Problem)> = self
@@ -213,6 +227,38 @@ impl Leaderboard {
             std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
         }
         Ok(())
+    }
+}
+
+/// pass^k shown for k = 1 … this many.
+pub const PASS_K_SHOWN: u32 = 4;
+
+impl RunReport {
+    /// The model, marked when the row is a baseline.
+    pub fn display_name(&self) -> String {
+        if self.summary.baseline {
+            format!("{} (baseline)", self.model)
+        } else {
+            self.model.clone()
+        }
+    }
+}
+
+/// `0.80 [0.38, 0.96] · 0.60 [0.23, 0.88]`: pass^k with its interval, k = 1 … [`PASS_K_SHOWN`].
+pub fn pass_k_cell(m: &RunSummary) -> String {
+    let cells: Vec<String> = m
+        .pass_k
+        .iter()
+        .filter(|(k, _)| **k <= PASS_K_SHOWN)
+        .map(|(k, p)| match m.pass_k_ci95.get(k) {
+            Some([lo, hi]) => format!("{p:.2} [{lo:.2}, {hi:.2}]"),
+            None => format!("{p:.2}"),
+        })
+        .collect();
+    if cells.is_empty() {
+        "–".into()
+    } else {
+        cells.join(" · ")
     }
 }
 

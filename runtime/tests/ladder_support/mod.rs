@@ -36,6 +36,8 @@ pub fn scripted_agent(scenario: &Scenario) -> Box<dyn Policy> {
         scenario,
         settings: &settings,
         vehicle: &vehicle,
+        // The scripted agent draws nothing at random.
+        seed: 0,
     };
     from_config(config.policy.as_ref().unwrap(), root(), Some(&brief)).unwrap()
 }

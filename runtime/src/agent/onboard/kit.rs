@@ -61,6 +61,7 @@ pub fn episode_kit(
         scenario,
         settings: &settings,
         vehicle: &profile,
+        seed,
     };
     let policy = crate::policy::from_config(policy_cfg, base_dir, Some(&brief))
         .map_err(|e| OnboardError::Policy(e.to_string()))?;
