@@ -24,33 +24,58 @@ pub fn network_robustness(
     catalogue: &[ToolSpec],
     hard: &HardThresholds,
 ) -> f64 {
+    robustness(episode, closed_loop, catalogue, hard, Reading::V1)
+}
+
+/// Which definition's `a` and `s` terms: v1's, or v3's ([`network_robustness_v3`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    V1,
+    V3,
+}
+
+/// `0.5·((1 − x) + x·a) + 0.5·s` with the `a` and `s` of `reading`.
+fn robustness(
+    episode: &Episode,
+    closed_loop: Option<&ClosedLoop>,
+    catalogue: &[ToolSpec],
+    hard: &HardThresholds,
+    reading: Reading,
+) -> f64 {
     let turns = episode.dialogue.len();
     let mut hard_turns = 0usize;
     let mut hard_agent = 0usize;
-    let mut safe_agent = 0usize;
+    let mut adapted = 0usize;
     let mut issued = 0usize;
     let mut fitting = 0usize;
     for (t, turn) in episode.dialogue.iter().enumerate() {
         let Some(net) = turn.net else { continue };
+        let agent = turn.speaker == Speaker::Agent;
         let classes: Vec<ToolClass> = turn
             .actions
             .iter()
             .map(|a| class_of(catalogue, a.name()))
             .collect();
-        issued += classes.len();
-        fitting += classes.iter().filter(|c| c.fits_slice(net.slice)).count();
+        // v3 counts the agent's own choice of slice only.
+        if agent || reading == Reading::V1 {
+            issued += classes.len();
+            fitting += classes.iter().filter(|c| c.fits_slice(net.slice)).count();
+        }
         if !net.is_hard(hard) {
             continue;
         }
         hard_turns += 1;
-        if turn.speaker == Speaker::Agent {
+        if agent {
             hard_agent += 1;
-            let safe = communication_safe(turn, &classes, t, closed_loop);
-            safe_agent += usize::from(safe);
+            let ok = match (reading, closed_loop) {
+                (Reading::V3, None) => declares_adaptation(&turn.intent),
+                _ => communication_safe(turn, &classes, t, closed_loop),
+            };
+            adapted += usize::from(ok);
         }
     }
     let x = ratio(hard_turns, turns, 0.0);
-    let a = ratio(safe_agent, hard_agent, 1.0);
+    let a = ratio(adapted, hard_agent, 1.0);
     let s = ratio(fitting, issued, 1.0);
     (0.5 * ((1.0 - x) + x * a) + 0.5 * s).clamp(0.0, 1.0)
 }
@@ -106,41 +131,7 @@ pub fn network_robustness_v3(
     catalogue: &[ToolSpec],
     hard: &HardThresholds,
 ) -> f64 {
-    let turns = episode.dialogue.len();
-    let mut hard_turns = 0usize;
-    let mut hard_agent = 0usize;
-    let mut adapted = 0usize;
-    let mut issued = 0usize;
-    let mut fitting = 0usize;
-    for (t, turn) in episode.dialogue.iter().enumerate() {
-        let Some(net) = turn.net else { continue };
-        let agent = turn.speaker == Speaker::Agent;
-        let classes: Vec<ToolClass> = turn
-            .actions
-            .iter()
-            .map(|a| class_of(catalogue, a.name()))
-            .collect();
-        if agent {
-            issued += classes.len();
-            fitting += classes.iter().filter(|c| c.fits_slice(net.slice)).count();
-        }
-        if !net.is_hard(hard) {
-            continue;
-        }
-        hard_turns += 1;
-        if agent {
-            hard_agent += 1;
-            let ok = match closed_loop {
-                Some(ev) => communication_safe(turn, &classes, t, Some(ev)),
-                None => declares_adaptation(&turn.intent),
-            };
-            adapted += usize::from(ok);
-        }
-    }
-    let x = ratio(hard_turns, turns, 0.0);
-    let a = ratio(adapted, hard_agent, 1.0);
-    let s = ratio(fitting, issued, 1.0);
-    (0.5 * ((1.0 - x) + x * a) + 0.5 * s).clamp(0.0, 1.0)
+    robustness(episode, closed_loop, catalogue, hard, Reading::V3)
 }
 
 /// v1's judgement of a hard agent turn: no new bulk sensing (winding sensing down, or the slice

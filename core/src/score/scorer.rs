@@ -292,9 +292,9 @@ impl Scorer {
     }
 }
 
-/// Whether the record's header names a floor baseline as its policy backend.
+/// Whether the record's header (its first line) names a floor baseline as its policy backend.
 fn is_baseline(record: &ParsedRecord) -> bool {
-    record.lines.iter().any(|l| match &l.event {
+    record.lines.first().is_some_and(|l| match &l.event {
         Event::Header { config, .. } => config
             .pointer("/policy/backend")
             .and_then(|b| b.as_str())

@@ -122,6 +122,15 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// A turn decided at once, with no model call behind it (the scripted agent, the
+    /// baselines, the hostile test policies).
+    pub fn at_once(turn: AgentTurn) -> Self {
+        Self {
+            outcome: Ok(turn),
+            attempts: Vec::new(),
+        }
+    }
+
     /// The turn to act on: the policy's, or the safe fallback after a generation failure.
     pub fn turn_or_fallback(&self) -> AgentTurn {
         match &self.outcome {

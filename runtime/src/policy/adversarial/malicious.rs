@@ -1,9 +1,9 @@
 //! The malicious policy: every decision asks for something that would hurt if it reached the
 //! vehicle — and nothing it asks may. Which attacks, in which order, is seeded.
 
+use super::airborne;
 use super::rng::SplitMix64;
 use super::targets::Targets;
-use super::{airborne, decided};
 use crate::policy::actions::{
     activate_sensor, land_at, return_to_home, set_altitude, set_speed, set_waypoint, takeoff,
 };
@@ -254,6 +254,6 @@ impl Policy for MaliciousPolicy {
         _deadline: Instant,
     ) -> BoxFuture<'a, Decision> {
         let turn = self.turn(ctx);
-        Box::pin(async move { decided(turn) })
+        Box::pin(async move { Decision::at_once(turn) })
     }
 }

@@ -18,16 +18,7 @@ pub use random::RandomPolicy;
 pub use rng::SplitMix64;
 pub use targets::Targets;
 
-use super::decision::{Decision, DecisionContext};
-use alpha3_core::protocol::AgentTurn;
-
-/// A decision made at once, with no model call behind it.
-fn decided(turn: AgentTurn) -> Decision {
-    Decision {
-        outcome: Ok(turn),
-        attempts: Vec::new(),
-    }
-}
+use super::decision::DecisionContext;
 
 /// Whether the vehicle flies now, as the policy sees it.
 fn airborne(ctx: &DecisionContext) -> bool {

@@ -2,9 +2,9 @@
 //! then, a name that is no tool) with random arguments — mostly of the right shape and over a
 //! wide range around the mission area, sometimes of the wrong shape altogether.
 
+use super::airborne;
 use super::rng::SplitMix64;
 use super::targets::Targets;
-use super::{airborne, decided};
 use crate::policy::contract::Policy;
 use crate::policy::decision::{Decision, DecisionContext};
 use crate::policy::generator::BoxFuture;
@@ -172,6 +172,6 @@ impl Policy for RandomPolicy {
         _deadline: Instant,
     ) -> BoxFuture<'a, Decision> {
         let turn = self.turn(ctx);
-        Box::pin(async move { decided(turn) })
+        Box::pin(async move { Decision::at_once(turn) })
     }
 }

@@ -83,11 +83,6 @@ impl Policy for HoverPolicy {
         _deadline: Instant,
     ) -> BoxFuture<'a, Decision> {
         let turn = self.turn(ctx);
-        Box::pin(async move {
-            Decision {
-                outcome: Ok(turn),
-                attempts: Vec::new(),
-            }
-        })
+        Box::pin(async move { Decision::at_once(turn) })
     }
 }

@@ -169,12 +169,7 @@ impl Policy for RandomPolicy {
         _deadline: Instant,
     ) -> BoxFuture<'a, Decision> {
         let turn = self.turn();
-        Box::pin(async move {
-            Decision {
-                outcome: Ok(turn),
-                attempts: Vec::new(),
-            }
-        })
+        Box::pin(async move { Decision::at_once(turn) })
     }
 }
 

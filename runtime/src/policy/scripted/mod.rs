@@ -192,11 +192,6 @@ impl Policy for ScriptedPolicy {
         _deadline: Instant,
     ) -> BoxFuture<'a, Decision> {
         let turn = self.turn(ctx);
-        Box::pin(async move {
-            Decision {
-                outcome: Ok(turn),
-                attempts: Vec::new(),
-            }
-        })
+        Box::pin(async move { Decision::at_once(turn) })
     }
 }
