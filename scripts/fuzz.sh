@@ -21,7 +21,7 @@ if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
   cargo install --locked "cargo-fuzz@$CARGO_FUZZ_VERSION"
 fi
 
-ALL=(turn_parser mavlink_session translate config record episode document operator_line scenario_rules mission_file mission_protocol plan_mission)
+ALL=(turn_parser mavlink_session translate config record episode document operator_line scenario_rules mission_file mission_protocol plan_mission a2a)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL[@]}")
 SECONDS_EACH=${FUZZ_SECONDS:-600}

@@ -42,6 +42,7 @@ pub mod scenario;
 pub mod schema;
 pub mod score;
 pub mod snapshot;
+pub mod swarm;
 pub mod vehicle;
 
 /// The default α3 metric version, which every score and report names

@@ -22,6 +22,7 @@
 //! - [`shell`]: transports (tokio, tokio-serial), reconnection, and [`HilLink`], the
 //!   `VehicleLink` implementation, which only accepts gate-approved commands.
 
+pub mod a2a;
 pub mod command;
 pub mod confirm;
 pub mod dialect;

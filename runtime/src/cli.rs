@@ -2,7 +2,7 @@
 
 #[cfg(feature = "mcp")]
 use crate::commands::mcp;
-use crate::commands::{bench, check, fly, perf, review, sim_vehicle, sitl, validate};
+use crate::commands::{bench, check, fly, perf, review, sim_vehicle, sitl, swarm, validate};
 use crate::score::ScoreArgs;
 use clap::{Parser, Subcommand};
 
@@ -40,6 +40,10 @@ pub enum Command {
     /// Run scenarios against a PX4 SITL vehicle.
     #[command(after_help = crate::exit::TABLE)]
     Sitl(sitl::SitlArgs),
+    /// Fly a swarm on real PX4 SITL: one autopilot and one onboard runtime per vehicle, agent
+    /// to agent over signed MAVLink, separation measured in truth.
+    #[command(after_help = crate::exit::TABLE)]
+    Swarm(swarm::SwarmArgs),
     /// Run the built-in world as a PX4-like vehicle on the MAVLink wire.
     #[command(after_help = crate::exit::TABLE)]
     SimVehicle(sim_vehicle::SimVehicleArgs),

@@ -23,4 +23,5 @@ pub mod recorder;
 pub mod review;
 pub mod score;
 pub mod sitl;
+pub mod swarm;
 pub mod unsigned_link;

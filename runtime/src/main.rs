@@ -3,7 +3,7 @@
 use alpha3::cli::{Cli, Command};
 #[cfg(feature = "mcp")]
 use alpha3::commands::mcp;
-use alpha3::commands::{bench, check, fly, perf, review, sim_vehicle, sitl, validate};
+use alpha3::commands::{bench, check, fly, perf, review, sim_vehicle, sitl, swarm, validate};
 use alpha3::exit::Stop;
 use clap::Parser;
 use std::process::ExitCode;
@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "mcp")]
         Command::Mcp(a) => mcp::run(a),
         Command::Sitl(a) => sitl::run(a),
+        Command::Swarm(a) => swarm::run(a),
         Command::SimVehicle(a) => sim_vehicle::run(a),
         Command::Perf(a) => perf::run(a),
         Command::Validate(a) => validate::run(a),

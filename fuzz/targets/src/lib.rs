@@ -6,6 +6,7 @@
 //! which is what the fuzzer reports as a crash. `cargo fuzz` calls them from `fuzz_targets/`;
 //! the test suite replays the checked-in corpus (`fuzz/corpus/<target>/`) through [`TARGETS`].
 
+pub mod a2a;
 pub mod bytes;
 pub mod config;
 pub mod document;
@@ -38,4 +39,5 @@ pub const TARGETS: &[Target] = &[
     ("mission_file", mission_file::run),
     ("mission_protocol", mission_protocol::run),
     ("plan_mission", plan_mission::run),
+    ("a2a", a2a::run),
 ];

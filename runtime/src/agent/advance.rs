@@ -86,6 +86,12 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             self.watchdog.observe_return(now, status);
         }
         self.watch_mission(&snapshot, now).await?;
+        // Lost the swarm: stop now; the episode ends with the landing at the turn's end.
+        if !self.swarm_held && snapshot.is_airborne() && self.side.swarm_lost(now) {
+            self.swarm_held = true;
+            self.take_step_for(&snapshot, now, FailsafeStep::Hold, Some("swarm_lost"))
+                .await?;
+        }
         // A holding vehicle must act earlier on traffic: by moving out of the way (escape_ms).
         let judging = std::time::Instant::now();
         let breach = time_to_breach(self.gate, &snapshot, now).map(|b| b.act_in_ms());

@@ -157,6 +157,7 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         limits: settings.limits.clone(),
         cut: settings.handover_cut.clone(),
         timing: super::safety_timing::SafetyTiming::default(),
+        swarm_held: false,
     };
     let flown = fly(&mut flight, policy, ctx, settings, out).await;
     out.safety = std::mem::take(&mut flight.timing);
@@ -182,6 +183,20 @@ async fn fly<V: VehicleLink + Surroundings>(
         };
         let lost_for_ms = lost_since.map_or(0, |t| now - t);
         let finished = policy.finished();
+        // A swarm member that lost its swarm lands where it is: its mates take it for landed
+        // there, and nobody may fly blind among them.
+        if flight.side.swarm_lost(now) {
+            out.success = false;
+            out.reason = "swarm_lost".into();
+            flight
+                .hand_over(
+                    settings.watchdog.handover_max_ms,
+                    &settings.handover_cut,
+                    true,
+                )
+                .await?;
+            return Ok(());
+        }
         if let Some(reason) = termination(flight.side.world(), lost_for_ms, out, settings, finished)
         {
             out.success = flight.side.world().mission_report().task_outcome() >= 1.0;

@@ -312,6 +312,19 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
         command: &Command,
         out: &mut ActionOutcome,
     ) -> CommandResult {
+        // A member that lost its swarm flies blind among its mates: it holds and lands where
+        // it is, and the agent flies it no more (the gate is not asked).
+        let now = self.side.now_ms();
+        if self.side.swarm_lost(now) {
+            return CommandResult {
+                status: CommandStatus::Failed,
+                message: Some(
+                    "the swarm is lost (no mate heard): the vehicle holds and lands here".into(),
+                ),
+                findings: Vec::new(),
+            };
+        }
+        self.side.wants(command);
         let verdict = self.judged_when_fresh(command).await;
         out.verdicts.push(verdict.outcome());
         out.events.push(Event::Verdict {

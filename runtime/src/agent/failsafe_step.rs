@@ -21,6 +21,17 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         now: u64,
         step: FailsafeStep,
     ) -> Result<(), Interruption> {
+        self.take_step_for(snapshot, now, step, None).await
+    }
+
+    /// [`Self::take_step`] for a cause of the runtime's own (`because`), not the watchdog's.
+    pub(super) async fn take_step_for(
+        &mut self,
+        snapshot: &VehicleSnapshot,
+        now: u64,
+        step: FailsafeStep,
+        because: Option<&str>,
+    ) -> Result<(), Interruption> {
         let command = match step {
             FailsafeStep::Hold => Command::Hold,
             FailsafeStep::Return => {
@@ -35,10 +46,13 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
         // Knowing the airspace: a landing below the band continues, a hold in traffic's way
         // becomes a move out of it.
         let verdict = evaluate_failsafe_in(self.gate, snapshot, &command, now);
-        let reason = self
-            .watchdog
-            .engaged()
-            .map_or_else(String::new, |(_, c)| format!("{c:?}").to_lowercase());
+        let reason = match because {
+            Some(b) => b.to_string(),
+            None => self
+                .watchdog
+                .engaged()
+                .map_or_else(String::new, |(_, c)| format!("{c:?}").to_lowercase()),
+        };
         if let Some(approved) = verdict.approved() {
             let receipt = self.side.execute(approved).await;
             if !receipt.accepted {

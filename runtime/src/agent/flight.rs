@@ -41,15 +41,25 @@ pub(super) struct Flight<'a, V: VehicleLink + Surroundings> {
     pub(super) cut: crate::episode_setup::HandoverCut,
     /// How the safety path kept up: telemetry age, the gate's time, late ticks.
     pub(super) timing: super::safety_timing::SafetyTiming,
+    /// A swarm member lost its swarm and was held (the episode then ends with its landing).
+    pub(super) swarm_held: bool,
 }
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
     /// Gives the gate other aircraft's intent as of now, whenever its copy went stale (see
     /// [`PlansCopy`]): a copy kept for a whole turn would let the gate approve a leg next to a
     /// swarm member that has since stopped on it.
+    /// A swarm member's mates change with every report and grow while silent: the gate gets
+    /// them anew at every sample.
     pub(super) fn refresh_plans(&mut self) {
-        let world = self.side.world();
         let now = self.side.now_ms();
+        if let Some(plans) = self.side.swarm_plans(now) {
+            if let Err(e) = self.gate.set_peer_plans(plans) {
+                tracing::warn!("swarm plans not usable by the gate: {e}");
+            }
+            return;
+        }
+        let world = self.side.world();
         self.plans
             .refresh(self.gate, world.traffic_revision(), now, || {
                 crate::episode_setup::known_plans(world)

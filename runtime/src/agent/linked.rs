@@ -157,6 +157,10 @@ pub struct LinkedVehicle<L> {
     uploaded: Option<(Vec<MissionItem>, u32)>,
     /// The last command accepted was `fly_mission`: the autopilot flies the mission.
     flying_mission: bool,
+    /// This vehicle's end of a swarm: its mates come from the swarm network, not the world.
+    swarm: Option<crate::swarm::SwarmMember>,
+    /// Where the agent last asked to go, approved or not (told to the swarm while waiting).
+    wanted: Option<Enu>,
 }
 
 impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
@@ -175,7 +179,20 @@ impl<L: VehicleLink + LinkHealth> LinkedVehicle<L> {
             handed: None,
             uploaded: None,
             flying_mission: false,
+            swarm: None,
+            wanted: None,
         }
+    }
+
+    /// Flies as a member of a swarm: the gate's other aircraft are `member`'s mates.
+    pub fn join_swarm(&mut self, member: Option<crate::swarm::SwarmMember>) {
+        self.swarm = member;
+    }
+
+    /// What the swarm member heard and said, when this vehicle flies in a swarm.
+    pub fn swarm_report(&self) -> Option<crate::swarm::SwarmReport> {
+        let now = self.episode_ms();
+        self.swarm.as_ref().map(|m| m.report(now))
     }
 
     /// Offers `route` to be handed over to the autopilot (`upload_mission`).
@@ -353,6 +370,25 @@ impl<L: VehicleLink + LinkHealth> VehicleLink for LinkedVehicle<L> {
 impl<L: VehicleLink + LinkHealth> Surroundings for LinkedVehicle<L> {
     fn world(&self) -> &World {
         &self.world
+    }
+
+    fn swarm_plans(&mut self, now_ms: u64) -> Option<Vec<alpha3_core::gate::PeerPlan>> {
+        let snapshot = self.snapshot();
+        let (target, wanted) = (self.target, self.wanted);
+        let member = self.swarm.as_mut()?;
+        Some(member.exchange(now_ms, &snapshot, target, wanted))
+    }
+
+    fn swarm_lost(&mut self, now_ms: u64) -> bool {
+        self.swarm.as_mut().is_some_and(|m| m.lost(now_ms))
+    }
+
+    fn wants(&mut self, command: &Command) {
+        self.wanted = match *command {
+            Command::GoTo { target, .. } => Some(target),
+            Command::SetSpeed { .. } | Command::SetYaw { .. } | Command::Arm => self.wanted,
+            _ => None,
+        };
     }
 
     fn tell_ground_station(&self, text: &str) {

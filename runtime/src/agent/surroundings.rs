@@ -36,6 +36,22 @@ pub trait Surroundings {
         self.world().briefing()
     }
 
+    /// Other aircraft's plans when something other than the world knows them: a swarm
+    /// member's mates, as its swarm network told it (`None`: the world's traffic).
+    fn swarm_plans(&mut self, _now_ms: u64) -> Option<Vec<alpha3_core::gate::PeerPlan>> {
+        None
+    }
+
+    /// A swarm member that has heard none of its mates for a while has lost the swarm: it must
+    /// hold and land where it is. Never for a vehicle alone.
+    fn swarm_lost(&mut self, _now_ms: u64) -> bool {
+        false
+    }
+
+    /// The agent asks for `command` (before the gate judges it): a swarm member tells its mates
+    /// where it wants to go even while its gate makes it wait.
+    fn wants(&mut self, _command: &alpha3_core::command::Command) {}
+
     /// The operator answers the agent's turn.
     fn operator_turn(&mut self, agent: &AgentTurn) -> impl Future<Output = OperatorTurn>;
 

@@ -182,6 +182,7 @@ async fn fly_one(
         recorder: &mut recorder,
         operator: OperatorSource::World,
         sources: Sources::Simulated,
+        swarm: None,
     };
     let OnboardEnd {
         driven,

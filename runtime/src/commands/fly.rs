@@ -78,6 +78,23 @@ pub struct FlyArgs {
     /// be ready to fly (ArduPilot SITL takes ~40 s after boot), seconds.
     #[arg(long, default_value_t = 120)]
     pub ready_timeout_s: u64,
+    /// Fly as a member of a swarm: the swarm network's router (`alpha3 swarm` starts one, or
+    /// any MAVLink router), as `HOST:PORT`. Mates' positions and signed A2A intents come from
+    /// it; ours go to it.
+    #[arg(long, requires_all = ["swarm_system", "swarm_roster", "swarm_name"])]
+    pub swarm_hub: Option<std::net::SocketAddr>,
+    /// Our MAVLink system id in the swarm: our autopilot's.
+    #[arg(long)]
+    pub swarm_system: Option<u8>,
+    /// Every member's system id, comma separated (A2A from anyone else is dropped).
+    #[arg(long, value_delimiter = ',')]
+    pub swarm_roster: Vec<u8>,
+    /// Our name in the swarm.
+    #[arg(long)]
+    pub swarm_name: Option<String>,
+    /// The environment variable holding the swarm's signing key (64 hex digits).
+    #[arg(long, default_value = "ALPHA3_SWARM_KEY")]
+    pub swarm_key_env: String,
 }
 
 pub fn run(args: &FlyArgs) -> anyhow::Result<ExitCode> {
@@ -143,9 +160,18 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         .into());
     }
     request.tlog = Some(free_tlog_path(&out.join("tlogs"), &episode_id));
+    // The swarm's key is read before anything is opened: a missing key is the user's to fix.
+    let swarm_key = match args.swarm_hub {
+        Some(_) => Some(
+            alpha3_hil::wire::SigningKey::from_env(&args.swarm_key_env)
+                .map_err(|e| Stop::invalid(format!("--swarm-key-env: {e}")))?,
+        ),
+        None => None,
+    };
     let connected = connect_vehicle_for(&request, address, mission.source(), "alpha3 fly")
         .await
         .map_err(Stop::from)?;
+
     let EpisodeKit {
         world,
         gate,
@@ -164,6 +190,28 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
             connected.link.close().await;
             return Err(e.into());
         }
+    };
+    let swarm = match (args.swarm_hub, swarm_key) {
+        (Some(hub), Some(key)) => {
+            let options = crate::swarm::SwarmOptions {
+                hub,
+                system_id: args.swarm_system.unwrap_or(1),
+                roster: args.swarm_roster.clone(),
+                key,
+                name: args.swarm_name.clone().unwrap_or_default(),
+                cruise_mps: gate.vehicle().cruise_speed_mps,
+                max_speed_mps: gate.vehicle().max_speed_mps,
+            };
+            let frame = alpha3_core::frames::LocalFrame::new(connected.anchor.origin);
+            match crate::swarm::SwarmMember::open(options, frame) {
+                Ok(member) => Some(member),
+                Err(e) => {
+                    connected.link.close().await;
+                    return Err(anyhow::anyhow!("joining the swarm at {hub}: {e}").into());
+                }
+            }
+        }
+        _ => None,
     };
     // A plan that ends with a return to launch ends with the vehicle landed at home; one that
     // ends with a landing, landed at its last waypoint.
@@ -219,11 +267,13 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
             wait: Duration::from_millis(args.operator_wait_ms),
         },
         sources: Sources::Onboard,
+        swarm,
     };
     let OnboardEnd {
         driven: outcome,
         foreign,
         refused,
+        swarm,
         ..
     } = run_onboard(kit, async |side, gate, settings, recorder| {
         if resumed {
@@ -242,6 +292,24 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         record.display()
     );
     report_safety(&out, &episode_id, &outcome.safety);
+    if let Some(report) = swarm {
+        let path = record.with_extension("swarm.json");
+        match serde_json::to_vec_pretty(&report) {
+            Ok(bytes) => {
+                if let Err(e) = std::fs::write(&path, bytes) {
+                    eprintln!("alpha3 fly: writing {}: {e}", path.display());
+                }
+            }
+            Err(e) => eprintln!("alpha3 fly: swarm report: {e}"),
+        }
+        eprintln!(
+            "alpha3 fly: swarm: {} intents sent, {} taken from {} mates; {}",
+            report.intents_sent,
+            report.intents_taken,
+            report.peers.len(),
+            path.display()
+        );
+    }
     if let Some(note) = foreign {
         eprintln!("alpha3 fly: {note}");
     }

@@ -330,6 +330,7 @@ async fn linked(args: &McpArgs, p: Prepared, connect: &str) -> Result<ExitCode, 
         recorder: &mut recorder,
         operator: OperatorSource::World,
         sources: Sources::Onboard,
+        swarm: None,
     };
     let transport = p.transport.clone();
     let OnboardEnd {

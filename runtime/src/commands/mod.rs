@@ -11,6 +11,7 @@ mod record_place;
 pub mod review;
 pub mod sim_vehicle;
 pub mod sitl;
+pub mod swarm;
 pub mod validate;
 
 use anyhow::Context;

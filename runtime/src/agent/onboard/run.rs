@@ -27,6 +27,8 @@ pub struct OnboardKit<'r> {
     pub operator: OperatorSource,
     /// Where truth and link samples come from (`sitl`: the twin; `fly`, `mcp`: the telemetry).
     pub sources: Sources,
+    /// This vehicle's end of a swarm (`fly --swarm-hub`), if it flies in one.
+    pub swarm: Option<crate::swarm::SwarmMember>,
 }
 
 /// The vehicle side of one episode, as the driver sees it.
@@ -43,6 +45,8 @@ pub struct OnboardEnd<T> {
     pub foreign: Option<String>,
     /// Why the link stopped flying the vehicle (an autopilot that came back unproven).
     pub refused: Option<String>,
+    /// What the swarm member heard and said, when the vehicle flew in a swarm.
+    pub swarm: Option<crate::swarm::SwarmReport>,
 }
 
 /// Runs `drive` on the kit's vehicle and closes up: the operator's unheard lines go to the
@@ -67,13 +71,16 @@ where
         recorder,
         operator,
         sources,
+        swarm,
     } = kit;
     let mut side = LinkedVehicle::new(vehicle.link, world, operator, sources);
     side.watch_airspace(vehicle.airspace);
     side.hand_over_route(vehicle.handed);
+    side.join_swarm(swarm);
     let driven = drive(&mut side, &mut gate, &settings, recorder).await;
     let unheard = side.close_operator().await.event();
     let end_ms = side.now_ms();
+    let swarm = side.swarm_report();
     let (link, _) = side.into_parts();
     let status = link.status();
     let refused = link.refusal();
@@ -88,5 +95,6 @@ where
         end_ms,
         foreign: foreign_note(&status),
         refused,
+        swarm,
     })
 }

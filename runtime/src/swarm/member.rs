@@ -1,0 +1,372 @@
+//! One vehicle's runtime as a member of a swarm: it hears the swarm network (its mates'
+//! autopilots' positions and their signed A2A intents) and tells it its own intent once a
+//! second, and hands the gate its mates as peer plans ([`PeerBook`]).
+//!
+//! The network is one UDP socket to the swarm's router (`alpha3 swarm`'s hub, or any MAVLink
+//! router a field deployment runs). The socket is polled when the episode loop samples, never
+//! waited on: a silent network costs nothing and cannot hold the loop up.
+
+use alpha3_core::frames::{Enu, Geo, LocalFrame};
+use alpha3_core::gate::PeerPlan;
+use alpha3_core::snapshot::{FlightMode, VehicleSnapshot};
+use alpha3_core::swarm::{
+    INTENT_FORMAT, Intent, IntentPoint, IntentState, PeerBook, PeerBookSettings, PeerView,
+};
+use alpha3_hil::a2a::{SwarmCounts, SwarmEvent, SwarmWire};
+use alpha3_hil::dialect::{COMP_ONBOARD, MavMessage, mav};
+use alpha3_hil::wire::{Encoder, SigningKey, signing_timestamp};
+use serde::Serialize;
+use std::net::{SocketAddr, UdpSocket};
+
+/// How often the intent is sent, episode ms.
+const INTENT_PERIOD_MS: u64 = 1_000;
+/// Datagrams taken off the socket per poll at most (the rest wait for the next sample).
+const MAX_DATAGRAMS_PER_POLL: usize = 2_000;
+/// A vehicle with no target that moves faster than this says where its velocity takes it.
+const MOVING_MPS: f64 = 1.0;
+/// How far ahead that extrapolated intent reaches, ms.
+const EXTRAPOLATE_MS: u32 = 10_000;
+/// Hearing none of its mates for this long, a member has lost the swarm: it holds and lands
+/// where it is (its mates take it for landed there after the same time, `PeerBookSettings`).
+pub const LOST_AFTER_MS: u64 = 2_000;
+
+/// How to join the swarm.
+#[derive(Debug, Clone)]
+pub struct SwarmOptions {
+    /// The swarm network's router.
+    pub hub: SocketAddr,
+    /// Our MAVLink system id: our autopilot's (a companion shares its vehicle's id).
+    pub system_id: u8,
+    /// Every member's system id.
+    pub roster: Vec<u8>,
+    pub key: SigningKey,
+    /// Our name in intents and in the others' records.
+    pub name: String,
+    /// The speed a leg's end is expected at, m/s (the vehicle's cruise).
+    pub cruise_mps: f64,
+    /// The fastest a mate can fly, m/s (how fast a silent one's uncertainty grows).
+    pub max_speed_mps: f64,
+}
+
+/// What the member heard and said, for the record's sidecar and the swarm summary.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SwarmReport {
+    pub name: String,
+    pub system_id: u8,
+    /// Intents sent (each one A2A message of one or more signed TUNNEL frames).
+    pub intents_sent: u64,
+    /// Intents received and used, and those refused (not an intent, or from a flagged mate).
+    pub intents_taken: u64,
+    pub intents_refused: u64,
+    /// Datagrams that could not be sent (the router unreachable).
+    pub send_errors: u64,
+    /// When it lost the swarm (heard no mate for 2 s) and landed, episode ms.
+    pub lost_at_ms: Option<u64>,
+    pub counts: SwarmCountsReport,
+    /// Every mate as the book saw it at the end.
+    pub peers: Vec<PeerView>,
+}
+
+/// [`SwarmCounts`] as the report writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SwarmCountsReport {
+    pub frames: u64,
+    pub chunks: u64,
+    pub messages: u64,
+    pub positions: u64,
+    pub unsigned: u64,
+    pub bad_signature: u64,
+    pub unknown_sender: u64,
+    pub not_a2a: u64,
+    pub sent_frames: u64,
+    pub expired: u64,
+    pub evicted: u64,
+    pub conflicts: u64,
+}
+
+impl From<SwarmCounts> for SwarmCountsReport {
+    fn from(c: SwarmCounts) -> Self {
+        Self {
+            frames: c.frames,
+            chunks: c.chunks,
+            messages: c.messages,
+            positions: c.positions,
+            unsigned: c.unsigned,
+            bad_signature: c.bad_signature,
+            unknown_sender: c.unknown_sender,
+            not_a2a: c.not_a2a,
+            sent_frames: c.sent_frames,
+            expired: c.reassembly.expired,
+            evicted: c.reassembly.evicted,
+            conflicts: c.reassembly.conflicts,
+        }
+    }
+}
+
+/// One vehicle's end of the swarm.
+#[derive(Debug)]
+pub struct SwarmMember {
+    socket: UdpSocket,
+    wire: SwarmWire,
+    book: PeerBook,
+    frame: LocalFrame,
+    options: SwarmOptions,
+    heartbeat: Encoder,
+    seq: u32,
+    next_intent_ms: u64,
+    buf: Vec<u8>,
+    intents_sent: u64,
+    intents_taken: u64,
+    intents_refused: u64,
+    send_errors: u64,
+    /// When a mate was last heard (or, before any was, when we started listening), ms.
+    last_heard_ms: Option<u64>,
+    /// When the swarm was first found lost, ms.
+    lost_at_ms: Option<u64>,
+}
+
+impl SwarmMember {
+    /// Opens a socket to the router. `frame`: the episode's local frame (its origin on earth).
+    pub fn open(options: SwarmOptions, frame: LocalFrame) -> std::io::Result<Self> {
+        let bind: SocketAddr = if options.hub.is_ipv4() {
+            "0.0.0.0:0"
+        } else {
+            "[::]:0"
+        }
+        .parse()
+        .map_err(std::io::Error::other)?;
+        let socket = UdpSocket::bind(bind)?;
+        socket.connect(options.hub)?;
+        socket.set_nonblocking(true)?;
+        let wire = SwarmWire::new(
+            options.system_id,
+            COMP_ONBOARD,
+            options.roster.iter().copied(),
+            options.key.clone(),
+            options.system_id,
+        );
+        let book = PeerBook::new(
+            options.system_id,
+            frame,
+            PeerBookSettings {
+                max_speed_mps: options.max_speed_mps,
+                // A mate that lost the swarm noticed after LOST_AFTER_MS and held within the
+                // next sample or so: taken for stopped a second later.
+                silent_after_s: (LOST_AFTER_MS + 1_000) as f64 / 1000.0,
+                ..PeerBookSettings::default()
+            },
+        );
+        let heartbeat = Encoder::new(options.system_id, None);
+        let mut member = Self {
+            socket,
+            wire,
+            book,
+            frame,
+            options,
+            heartbeat,
+            seq: 0,
+            next_intent_ms: 0,
+            buf: vec![0; 2048],
+            intents_sent: 0,
+            intents_taken: 0,
+            intents_refused: 0,
+            send_errors: 0,
+            last_heard_ms: None,
+            lost_at_ms: None,
+        };
+        // The router learns where we are from our first datagram.
+        member.send_heartbeat();
+        Ok(member)
+    }
+
+    /// Hears the network, says our intent when it is due, and gives the gate's plans of our
+    /// mates at `now_ms` (episode time). `target`: where the command under way goes; `wanted`:
+    /// where the agent last asked to go, approved or not.
+    pub fn exchange(
+        &mut self,
+        now_ms: u64,
+        snapshot: &VehicleSnapshot,
+        target: Option<Enu>,
+        wanted: Option<Enu>,
+    ) -> Vec<PeerPlan> {
+        self.hear(now_ms);
+        if now_ms >= self.next_intent_ms {
+            self.next_intent_ms = now_ms + INTENT_PERIOD_MS;
+            self.say(snapshot, target, wanted);
+            self.send_heartbeat();
+        }
+        self.book.plans(now_ms)
+    }
+
+    /// Whether this member has lost its swarm at `now_ms`: it has mates, and has heard none of
+    /// them for [`LOST_AFTER_MS`] (counted from its start if it never heard one). Once lost,
+    /// lost for the episode: it lands, and its mates take it for landed.
+    pub fn lost(&mut self, now_ms: u64) -> bool {
+        // What is waiting on the socket counts: the loop may not have sampled for a while.
+        self.hear(now_ms);
+        let has_mates = self
+            .options
+            .roster
+            .iter()
+            .any(|s| *s != self.options.system_id);
+        let since = *self.last_heard_ms.get_or_insert(now_ms);
+        if self.lost_at_ms.is_none() && has_mates && now_ms.saturating_sub(since) > LOST_AFTER_MS {
+            self.lost_at_ms = Some(now_ms);
+            tracing::warn!(
+                "no swarm mate heard for {} ms: the swarm is lost, landing here",
+                now_ms - since
+            );
+        }
+        self.lost_at_ms.is_some()
+    }
+
+    /// What the member heard and said, at `now_ms`.
+    pub fn report(&self, now_ms: u64) -> SwarmReport {
+        SwarmReport {
+            name: self.options.name.clone(),
+            system_id: self.options.system_id,
+            intents_sent: self.intents_sent,
+            intents_taken: self.intents_taken,
+            intents_refused: self.intents_refused,
+            send_errors: self.send_errors,
+            lost_at_ms: self.lost_at_ms,
+            counts: self.wire.counts().into(),
+            peers: self.book.views(now_ms),
+        }
+    }
+
+    fn hear(&mut self, now_ms: u64) {
+        let ts = wall_signing_ts();
+        for _ in 0..MAX_DATAGRAMS_PER_POLL {
+            match self.socket.recv(&mut self.buf) {
+                Ok(n) => {
+                    let datagram = self.buf[..n].to_vec();
+                    self.wire.push(&datagram, now_ms, ts);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                // A refused datagram (the router not up yet) or another error: try next time.
+                Err(_) => break,
+            }
+        }
+        while let Some(event) = self.wire.poll_event() {
+            let from_mate = match &event {
+                SwarmEvent::Message { from, .. } => from.system != self.options.system_id,
+                SwarmEvent::Position { system, .. } => *system != self.options.system_id,
+            };
+            if from_mate {
+                self.last_heard_ms = Some(now_ms);
+            }
+            match event {
+                SwarmEvent::Message { from, bytes } => match Intent::parse(&bytes) {
+                    Ok(intent) => match self.book.on_intent(from.system, now_ms, &intent) {
+                        alpha3_core::swarm::IntentTaken::Taken => self.intents_taken += 1,
+                        alpha3_core::swarm::IntentTaken::Stale => {}
+                        alpha3_core::swarm::IntentTaken::Ignored => self.intents_refused += 1,
+                    },
+                    Err(e) => {
+                        self.intents_refused += 1;
+                        tracing::debug!(system = from.system, "A2A message refused: {e}");
+                    }
+                },
+                SwarmEvent::Position { system, report } => {
+                    if system == self.options.system_id {
+                        continue;
+                    }
+                    let geo = Geo {
+                        lat_deg: f64::from(report.lat) / 1e7,
+                        lon_deg: f64::from(report.lon) / 1e7,
+                        alt_amsl_m: f64::from(report.alt) / 1e3,
+                    };
+                    let v = [
+                        f64::from(report.vx) / 100.0,
+                        f64::from(report.vy) / 100.0,
+                        f64::from(report.vz) / 100.0,
+                    ];
+                    self.book.on_position(system, now_ms, geo, v);
+                }
+            }
+        }
+    }
+
+    fn say(&mut self, snapshot: &VehicleSnapshot, target: Option<Enu>, wanted: Option<Enu>) {
+        let here = snapshot.position;
+        let airborne = snapshot.is_airborne();
+        let mut path = vec![IntentPoint::new(0, self.frame.to_geo(here))];
+        let still = target.is_none() && snapshot.ground_speed_mps() < MOVING_MPS;
+        // Holding while the agent wants to be elsewhere: waiting to fly there.
+        let waiting = wanted.filter(|w| still && w.distance(here) > 1.0);
+        let state = if !airborne {
+            IntentState::Ground
+        } else if matches!(snapshot.mode, FlightMode::Land) {
+            IntentState::Landing
+        } else if waiting.is_some() {
+            IntentState::Waiting
+        } else if still {
+            IntentState::Holding
+        } else {
+            IntentState::Flying
+        };
+        if airborne {
+            match target.or(waiting) {
+                Some(t) if t.distance(here) > 1.0 => {
+                    let speed = self.options.cruise_mps.max(0.5);
+                    let in_ms = (t.distance(here) / speed * 1000.0).ceil().clamp(1.0, 3.6e6);
+                    path.push(IntentPoint::new(in_ms as u32, self.frame.to_geo(t)));
+                }
+                _ if snapshot.ground_speed_mps() >= MOVING_MPS => {
+                    let ahead = here.to_vector()
+                        + snapshot.velocity.to_vector() * (f64::from(EXTRAPOLATE_MS) / 1000.0);
+                    path.push(IntentPoint::new(
+                        EXTRAPOLATE_MS,
+                        self.frame.to_geo(Enu::from_vector(&ahead)),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        self.seq += 1;
+        let intent = Intent {
+            v: INTENT_FORMAT,
+            from: self.options.name.clone(),
+            seq: self.seq,
+            state,
+            path,
+        };
+        match self.wire.send(&intent.to_bytes(), wall_signing_ts()) {
+            Ok(frames) => {
+                self.intents_sent += 1;
+                for f in frames {
+                    if self.socket.send(&f).is_err() {
+                        self.send_errors += 1;
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("intent not sent: {e}"),
+        }
+    }
+
+    fn send_heartbeat(&mut self) {
+        let msg = MavMessage::HEARTBEAT(mav::HEARTBEAT_DATA {
+            custom_mode: 0,
+            mavtype: mav::MavType::MAV_TYPE_ONBOARD_CONTROLLER,
+            autopilot: mav::MavAutopilot::MAV_AUTOPILOT_INVALID,
+            base_mode: mav::MavModeFlag::empty(),
+            system_status: mav::MavState::MAV_STATE_ACTIVE,
+            mavlink_version: 3,
+        });
+        let mut out = Vec::new();
+        self.heartbeat.encode(COMP_ONBOARD, &msg, 0, &mut out);
+        if self.socket.send(&out).is_err() {
+            self.send_errors += 1;
+        }
+    }
+}
+
+/// The signing clock from the wall clock (10 µs ticks since 2015): signatures are checked
+/// against each sender's last timestamp, so they must only grow.
+fn wall_signing_ts() -> u64 {
+    let unix_us = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
+    signing_timestamp(unix_us)
+}

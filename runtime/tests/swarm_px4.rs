@@ -1,0 +1,215 @@
+//! A real swarm (issue 33) on real PX4 SITL: `alpha3 swarm` starts three fresh PX4 instances,
+//! the swarm network's hub and one `alpha3 fly` per vehicle (scripted policy), each its own
+//! gate, watchdog, record and system id. The three fly straight legs that cross over one point,
+//! all at 40 m, all at once (`configs/swarm/cross-3.toml`); they learn of each other only from
+//! the network — the autopilots' broadcast positions and the runtimes' signed A2A intents in
+//! MAVLink TUNNEL frames — and pymavlink, a fourth party on the network with the swarm's key,
+//! verifies the signatures and decodes the intents.
+//!
+//! 1. Crossing paths: every mission complete, no separation violation in truth (the hub's
+//!    pairwise distances from the autopilots' own positions), every runtime heard both mates.
+//! 2. A silenced peer: uav-1's radio dies while it climbs (nothing from or to it, its
+//!    autopilot's positions no longer heard). It hears no mate, so it holds and lands where it
+//!    is (`swarm_lost`); the others take it for landed there, keep clear of the region it
+//!    could have reached, and fly their missions.
+//!
+//! Both use PX4 instances 0–2 and run one at a time (a lock file). Without the PX4 build the
+//! tests skip with the reason; under `CI=true` they fail instead.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod sitl_support;
+
+use serde_json::Value;
+use sitl_support::{alpha3, free_udp_port, px4_build, python, root};
+use std::path::Path;
+use std::process::{Child, Command};
+
+/// A fixed test key (64 hex digits): the listener must know it.
+const KEY: &str = "a2a3a2a3000102030405060708090a0b0c0d0e0f101112131415161718191a1b";
+const SPEED: &str = "2";
+
+struct Run {
+    summary: Value,
+    listener: Value,
+    stderr: String,
+}
+
+/// Serialises the swarm tests: they share PX4 instances 0–2.
+fn lock() -> std::fs::File {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(std::env::temp_dir().join("alpha3-swarm-tests.lock"))
+        .unwrap();
+    f.lock().unwrap();
+    f
+}
+
+fn listener(port: u16, dir: &Path) -> (Child, std::path::PathBuf, std::path::PathBuf) {
+    let out = dir.join("listener.json");
+    let stop = dir.join("listener.stop");
+    let child = Command::new(python())
+        .arg(root().join("tests/py/a2a_listener.py"))
+        .arg(port.to_string())
+        .arg(KEY)
+        .arg("900")
+        .arg(&out)
+        .arg(&stop)
+        .spawn()
+        .unwrap();
+    (child, out, stop)
+}
+
+fn fly_swarm(px4: &Path, dir: &Path, extra: &[&str]) -> Run {
+    let port = free_udp_port();
+    let (mut child, listener_out, stop) = listener(port, dir);
+    let out = dir.join("out");
+    let run = alpha3()
+        .arg("swarm")
+        .arg("--swarm")
+        .arg(root().join("configs/swarm/cross-3.toml"))
+        .arg("--config")
+        .arg(root().join("configs/alpha3.toml"))
+        .arg("--px4")
+        .arg(px4)
+        .args(["--first-instance", "0", "--speed-factor", SPEED])
+        .args(["--hub", &format!("127.0.0.1:{port}")])
+        .args(["--key-env", "ALPHA3_TEST_SWARM_KEY", "--timeout-s", "600"])
+        .arg("--out")
+        .arg(&out)
+        .args(extra)
+        .env("ALPHA3_TEST_SWARM_KEY", KEY)
+        .output()
+        .unwrap();
+    std::fs::write(&stop, b"").unwrap();
+    child.wait().unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+    eprintln!("{stderr}\n{}", String::from_utf8_lossy(&run.stdout));
+    for name in ["uav-1", "uav-2", "uav-3"] {
+        let log = std::fs::read_to_string(out.join(name).join("fly.log")).unwrap_or_default();
+        let tail: Vec<&str> = log.lines().rev().take(6).collect();
+        eprintln!("--- {name} fly.log (last lines) ---");
+        for l in tail.iter().rev() {
+            eprintln!("{l}");
+        }
+    }
+    let summary: Value =
+        serde_json::from_slice(&std::fs::read(out.join("swarm-summary.json")).unwrap()).unwrap();
+    let listener: Value =
+        serde_json::from_slice(&std::fs::read(&listener_out).unwrap()).unwrap_or(Value::Null);
+    eprintln!("hub: {}", summary["hub"]);
+    eprintln!("listener: {listener}");
+    Run {
+        summary,
+        listener,
+        stderr,
+    }
+}
+
+/// The gate's separation findings and watchdog lines in a vehicle's record.
+fn separation_acts(dir: &Path, name: &str) -> usize {
+    let record = dir
+        .join("out")
+        .join(name)
+        .join("records")
+        .join(format!("{name}.jsonl"));
+    std::fs::read_to_string(record)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("gate.separation"))
+        .count()
+}
+
+#[test]
+fn three_px4_on_crossing_paths_keep_their_separation_over_signed_a2a() {
+    let Some(px4) = px4_build("the swarm on real PX4") else {
+        return;
+    };
+    let _lock = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let r = fly_swarm(&px4, dir.path(), &[]);
+    let s = &r.summary;
+    let hub = &s["hub"];
+    assert_eq!(
+        hub["separation_violations"], 0,
+        "separation violations in truth: {hub}"
+    );
+    let limit = hub["min_separation_limit_m"].as_f64().unwrap();
+    let closest = hub["min_separation_m"].as_f64().expect("pairs compared");
+    assert!(closest >= limit, "closest pair {closest} m < {limit} m");
+    for v in s["vehicles"].as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        assert_eq!(v["termination"], "mission_complete", "{name}: {v}");
+        assert_eq!(v["record_violations"], 0, "{name}: {v}");
+        let peers = v["swarm"]["peers"].as_array().expect("a swarm report");
+        assert_eq!(peers.len(), 2, "{name} knows both mates: {v}");
+        assert!(
+            v["swarm"]["intents_taken"].as_u64().unwrap() > 10,
+            "{name}: {v}"
+        );
+        assert_eq!(v["swarm"]["counts"]["bad_signature"], 0, "{name}: {v}");
+        assert!(peers.iter().all(|p| p["flagged"].is_null()), "{name}: {v}");
+    }
+    assert_eq!(s["missions_completed"], 3, "{}", r.stderr);
+    // The fourth party: pymavlink verified the signatures and read every vehicle's intents.
+    let l = &r.listener;
+    assert!(l["tunnel_signed"].as_u64().unwrap() > 30, "{l}");
+    assert_eq!(l["tunnel_unsigned"], 0, "{l}");
+    assert_eq!(l["bad_chunks"], 0, "{l}");
+    for name in ["uav-1", "uav-2", "uav-3"] {
+        assert!(l["intents"][name].as_u64().unwrap_or(0) > 5, "{name}: {l}");
+    }
+    assert_eq!(l["positions"].as_object().unwrap().len(), 3, "{l}");
+    // The paths cross: someone had to give way, and the gate said why.
+    let acts: usize = ["uav-1", "uav-2", "uav-3"]
+        .iter()
+        .map(|n| separation_acts(dir.path(), n))
+        .sum();
+    eprintln!("separation findings in the records: {acts}");
+    assert!(acts > 0, "no vehicle's gate ever acted on a mate");
+}
+
+#[test]
+fn a_silenced_peer_is_kept_clear_of() {
+    let Some(px4) = px4_build("the swarm on real PX4") else {
+        return;
+    };
+    let _lock = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let r = fly_swarm(&px4, dir.path(), &["--silence", "uav-1@10"]);
+    let s = &r.summary;
+    let hub = &s["hub"];
+    assert!(hub["silenced_at_s"].as_f64().is_some(), "{hub}");
+    assert_eq!(
+        hub["separation_violations"], 0,
+        "separation violations in truth: {hub}"
+    );
+    let uav1 = &hub["vehicles"][0];
+    assert!(uav1["silenced_drops"].as_u64().unwrap() > 0, "{uav1}");
+    for v in s["vehicles"].as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        assert_eq!(v["record_violations"], 0, "{name}: {v}");
+        if name == "uav-1" {
+            // Deaf to its mates: it held and landed where it was.
+            assert_eq!(v["termination"], "swarm_lost", "{v}");
+            assert!(v["swarm"]["lost_at_ms"].as_u64().is_some(), "{v}");
+            continue;
+        }
+        assert_eq!(v["termination"], "mission_complete", "{name}: {v}");
+        // The others last heard uav-1 long before the end, and kept clear of where it could be.
+        let peers = v["swarm"]["peers"].as_array().expect("a swarm report");
+        let silent = peers
+            .iter()
+            .find(|p| p["system"] == 1)
+            .unwrap_or_else(|| panic!("{name} heard uav-1 before it fell silent: {v}"));
+        assert!(
+            silent["position_age_ms"].as_u64().unwrap() > 10_000,
+            "{name}: {silent}"
+        );
+        assert!(
+            silent["radius_m"].as_f64().unwrap() > 50.0,
+            "{name}: {silent}"
+        );
+    }
+}
