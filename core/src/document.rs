@@ -25,6 +25,8 @@ pub enum DocumentKind {
     JsonSchema,
     /// An MCP `tools/list` result.
     ToolsList,
+    /// A swarm file (`alpha3 swarm --swarm`).
+    Swarm,
 }
 
 impl DocumentKind {
@@ -37,6 +39,7 @@ impl DocumentKind {
             DocumentKind::FlightRecord => "flight record",
             DocumentKind::JsonSchema => "JSON Schema",
             DocumentKind::ToolsList => "MCP tools/list",
+            DocumentKind::Swarm => "swarm file",
         }
     }
 }
@@ -89,6 +92,10 @@ fn problem(
 pub fn detect_kind(file_name: &str, text: &str) -> Option<DocumentKind> {
     let lower = file_name.to_ascii_lowercase();
     if lower.ends_with(".toml") {
+        // A swarm file names its vehicles and their common origin; a config has neither.
+        if text.contains("[[vehicle]]") && text.contains("origin_lat_deg") {
+            return Some(DocumentKind::Swarm);
+        }
         return Some(DocumentKind::Config);
     }
     if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
@@ -130,7 +137,8 @@ pub fn check_text(kind: DocumentKind, text: &str) -> Vec<Problem> {
         return vec![p];
     }
     match kind {
-        DocumentKind::Config => check_config(text),
+        DocumentKind::Config => check_toml(DocumentKind::Config, text),
+        DocumentKind::Swarm => check_toml(DocumentKind::Swarm, text),
         DocumentKind::FlightRecord => check_record(text),
         // The loaders' own function, so what passes here is what they fly.
         DocumentKind::Scenario => crate::scenario::scenario_from_text(text)
@@ -161,6 +169,7 @@ pub fn schema_for(kind: DocumentKind) -> Value {
         DocumentKind::FlightRecord => schema_of::<RecordLine>(),
         DocumentKind::JsonSchema => meta_schema_2020_12(),
         DocumentKind::ToolsList => tools_list_schema(),
+        DocumentKind::Swarm => schema_of::<crate::swarm::SwarmFileToml>(),
     }
 }
 
@@ -240,11 +249,20 @@ pub fn check_value(kind: DocumentKind, value: &Value) -> Vec<Problem> {
             Err(p) => p,
         },
         DocumentKind::FlightRecord => typed::<RecordLine>(value).err().unwrap_or_default(),
+        DocumentKind::Swarm => match typed::<crate::swarm::SwarmFileToml>(value) {
+            Ok(f) => f
+                .problems()
+                .into_iter()
+                .map(|(pointer, message)| problem(pointer, "swarm", message))
+                .collect(),
+            Err(p) => p,
+        },
         DocumentKind::JsonSchema | DocumentKind::ToolsList => Vec::new(),
     }
 }
 
-fn check_config(text: &str) -> Vec<Problem> {
+/// A TOML document of `kind` (a config or a swarm file), checked as its JSON form.
+fn check_toml(kind: DocumentKind, text: &str) -> Vec<Problem> {
     let table: toml::Table = match toml::from_str(text) {
         Ok(t) => t,
         Err(e) => {
@@ -258,7 +276,7 @@ fn check_config(text: &str) -> Vec<Problem> {
         }
     };
     match serde_json::to_value(&table) {
-        Ok(v) => check_value(DocumentKind::Config, &v),
+        Ok(v) => check_value(kind, &v),
         Err(e) => vec![problem(
             "",
             "syntax",
@@ -294,6 +312,31 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_swarm_file_is_told_from_a_config_and_checked_as_one() {
+        let good = "name = \"s\"\norigin_lat_deg = 47.0\norigin_lon_deg = 8.0\norigin_alt_amsl_m = 400.0\n\
+                    [[vehicle]]\nname = \"a\"\nscenario = \"a.json\"\n\
+                    [[vehicle]]\nname = \"b\"\nscenario = \"b.json\"\nstart_delay_s = 5.0\n";
+        assert_eq!(detect_kind("s.toml", good), Some(DocumentKind::Swarm));
+        assert_eq!(
+            detect_kind("alpha3.toml", "[vehicle]\nname = \"x\"\n"),
+            Some(DocumentKind::Config)
+        );
+        assert!(check_text(DocumentKind::Swarm, good).is_empty());
+        let one = good.replace(
+            "[[vehicle]]\nname = \"b\"\nscenario = \"b.json\"\nstart_delay_s = 5.0\n",
+            "",
+        );
+        let p = check_text(DocumentKind::Swarm, &one);
+        assert!(p.iter().any(|p| p.message.contains("2 to 10")), "{p:?}");
+        let stray = good.replace("name = \"s\"", "name = \"s\"\nspeed = 2");
+        assert!(!check_text(DocumentKind::Swarm, &stray).is_empty());
+        let twice = good.replace("name = \"b\"", "name = \"a\"");
+        let p = check_text(DocumentKind::Swarm, &twice);
+        assert!(p.iter().any(|p| p.pointer == "/vehicle/1/name"), "{p:?}");
+    }
+
     use super::*;
 
     #[test]

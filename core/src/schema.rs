@@ -24,6 +24,10 @@ pub fn all_schemas() -> Vec<(String, Value)> {
             schema_of::<RecordLine>(),
         ),
         ("mcp-tools-list.json".to_string(), mcp_tools_list(&cat)),
+        (
+            "swarm.schema.json".to_string(),
+            schema_of::<crate::swarm::SwarmFileToml>(),
+        ),
     ];
     for t in &cat {
         out.push((

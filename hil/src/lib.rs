@@ -21,6 +21,8 @@
 //!   the autopilot is a SITL, from its own parameters.
 //! - [`shell`]: transports (tokio, tokio-serial), reconnection, and [`HilLink`], the
 //!   `VehicleLink` implementation, which only accepts gate-approved commands.
+//! - [`a2a`]: a swarm's agent-to-agent messages in signed `TUNNEL` frames on the vehicles'
+//!   shared network (chunks, bounded reassembly, who is trusted), sans-IO.
 
 pub mod a2a;
 pub mod command;

@@ -31,6 +31,7 @@ pub enum KindArg {
     Record,
     Schema,
     ToolsList,
+    Swarm,
 }
 
 impl From<KindArg> for DocumentKind {
@@ -43,6 +44,7 @@ impl From<KindArg> for DocumentKind {
             KindArg::Record => DocumentKind::FlightRecord,
             KindArg::Schema => DocumentKind::JsonSchema,
             KindArg::ToolsList => DocumentKind::ToolsList,
+            KindArg::Swarm => DocumentKind::Swarm,
         }
     }
 }

@@ -18,30 +18,10 @@
 
 use alpha3_core::frames::{Enu, Geo, LocalFrame};
 use alpha3_core::scenario::Scenario;
-use serde::Deserialize;
+use alpha3_core::swarm::SwarmFileToml;
 use std::path::{Path, PathBuf};
 
-/// Vehicles one swarm may have: one PX4 SITL instance each, on its own ports.
-pub const MAX_VEHICLES: usize = 10;
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SwarmToml {
-    name: String,
-    origin_lat_deg: f64,
-    origin_lon_deg: f64,
-    origin_alt_amsl_m: f64,
-    vehicle: Vec<VehicleToml>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct VehicleToml {
-    name: String,
-    scenario: PathBuf,
-    #[serde(default)]
-    start_delay_s: f64,
-}
+pub use alpha3_core::swarm::file::MAX_VEHICLES;
 
 /// One vehicle of the swarm.
 #[derive(Debug, Clone)]
@@ -84,18 +64,9 @@ impl SwarmFile {
             path: path.to_path_buf(),
             message,
         };
-        let raw: SwarmToml = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-        if !(raw.origin_lat_deg.abs() <= 90.0
-            && raw.origin_lon_deg.abs() <= 180.0
-            && raw.origin_alt_amsl_m.is_finite())
-        {
-            return Err(invalid("the origin is not a place on the earth".into()));
-        }
-        if raw.vehicle.len() < 2 || raw.vehicle.len() > MAX_VEHICLES {
-            return Err(invalid(format!(
-                "a swarm has 2 to {MAX_VEHICLES} vehicles, not {}",
-                raw.vehicle.len()
-            )));
+        let raw: SwarmFileToml = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+        if let Some((pointer, message)) = raw.problems().into_iter().next() {
+            return Err(invalid(format!("{pointer}: {message}")));
         }
         let origin = Geo {
             lat_deg: raw.origin_lat_deg,
@@ -106,27 +77,6 @@ impl SwarmFile {
         let base = path.parent().unwrap_or(Path::new("."));
         let mut vehicles = Vec::new();
         for v in raw.vehicle {
-            if v.name.is_empty()
-                || v.name.len() > 32
-                || !v
-                    .name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
-                return Err(invalid(format!(
-                    "vehicle name {:?}: 1 to 32 letters, digits, '-' or '_'",
-                    v.name
-                )));
-            }
-            if vehicles.iter().any(|o: &SwarmVehicle| o.name == v.name) {
-                return Err(invalid(format!("vehicle {} named twice", v.name)));
-            }
-            if !(v.start_delay_s.is_finite() && (0.0..=3600.0).contains(&v.start_delay_s)) {
-                return Err(invalid(format!(
-                    "vehicle {}: start_delay_s must be 0 to 3600",
-                    v.name
-                )));
-            }
             let scenario_path = base.join(&v.scenario);
             let scenario = alpha3_sim::scenario::read_scenario(&scenario_path).map_err(|e| {
                 invalid(format!(
