@@ -163,7 +163,7 @@ pub fn is_flight_controller(hb: &mav::HEARTBEAT_DATA) -> bool {
 }
 
 /// A heartbeat of a non-flying component: autopilot INVALID, never the armed flag.
-fn heartbeat(mavtype: MavType) -> MavMessage {
+pub fn heartbeat(mavtype: MavType) -> MavMessage {
     MavMessage::HEARTBEAT(mav::HEARTBEAT_DATA {
         custom_mode: 0,
         mavtype,

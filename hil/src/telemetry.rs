@@ -120,22 +120,14 @@ impl TelemetryCache {
                 return true;
             }
             // ArduPilot streams zeros until it has a position: that is no position at all.
-            MavMessage::GLOBAL_POSITION_INT(p) if p.lat == 0 && p.lon == 0 => return false,
             MavMessage::GLOBAL_POSITION_INT(p) => {
-                let geo = Geo {
-                    lat_deg: f64::from(p.lat) * 1e-7,
-                    lon_deg: f64::from(p.lon) * 1e-7,
-                    alt_amsl_m: f64::from(p.alt) * 1e-3,
+                let Some(BroadcastPosition { geo, velocity, .. }) = BroadcastPosition::of(p) else {
+                    return false;
                 };
                 self.global = Some(geo);
                 s.position = self.frame.to_enu(geo);
                 s.unreported.position = false;
-                s.velocity = Ned::new(
-                    f64::from(p.vx) * 0.01,
-                    f64::from(p.vy) * 0.01,
-                    f64::from(p.vz) * 0.01,
-                )
-                .to_enu();
+                s.velocity = velocity;
                 if p.hdg != u16::MAX {
                     s.yaw_deg = wrap_heading_deg(f64::from(p.hdg) * 0.01);
                 }
@@ -250,6 +242,39 @@ fn fix_type(f: mav::GpsFixType) -> FixType {
         G::GPS_FIX_TYPE_DGPS => FixType::Dgps,
         G::GPS_FIX_TYPE_RTK_FLOAT => FixType::RtkFloat,
         G::GPS_FIX_TYPE_RTK_FIXED => FixType::RtkFixed,
+    }
+}
+
+/// A `GLOBAL_POSITION_INT` in the units alpha3 works in: where the autopilot is, how fast it
+/// moves (east-north-up, m/s) and how high above its home. The one reading of that message,
+/// for the link's snapshot and for a swarm mate's broadcast alike.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BroadcastPosition {
+    pub geo: Geo,
+    pub velocity: Enu,
+    pub relative_alt_m: f64,
+}
+
+impl BroadcastPosition {
+    /// `None` for ArduPilot's all-zero report before it has a position: no position at all.
+    pub fn of(p: &mav::GLOBAL_POSITION_INT_DATA) -> Option<Self> {
+        if p.lat == 0 && p.lon == 0 {
+            return None;
+        }
+        Some(Self {
+            geo: Geo {
+                lat_deg: f64::from(p.lat) * 1e-7,
+                lon_deg: f64::from(p.lon) * 1e-7,
+                alt_amsl_m: f64::from(p.alt) * 1e-3,
+            },
+            velocity: Ned::new(
+                f64::from(p.vx) * 0.01,
+                f64::from(p.vy) * 0.01,
+                f64::from(p.vz) * 0.01,
+            )
+            .to_enu(),
+            relative_alt_m: f64::from(p.relative_alt) * 1e-3,
+        })
     }
 }
 

@@ -134,15 +134,9 @@ impl PeerBook {
         }
     }
 
-    /// A peer autopilot's broadcast position (`velocity_ned_mps` as GLOBAL_POSITION_INT gives
-    /// it), heard at `now_ms`.
-    pub fn on_position(&mut self, system: u8, now_ms: u64, geo: Geo, velocity_ned_mps: [f64; 3]) {
+    /// A peer autopilot's broadcast position and velocity (east-north-up), heard at `now_ms`.
+    pub fn on_position(&mut self, system: u8, now_ms: u64, geo: Geo, velocity: Enu) {
         let position = self.frame.to_enu(geo);
-        let velocity = Enu::new(
-            velocity_ned_mps[1],
-            velocity_ned_mps[0],
-            -velocity_ned_mps[2],
-        );
         if !(finite(position) && finite(velocity)) {
             return;
         }
@@ -408,7 +402,7 @@ mod tests {
             3,
             t_ms,
             frame.to_geo(Enu::new(x, 100.0, 30.0)),
-            [0.0, 5.0, 0.0],
+            Enu::new(5.0, 0.0, 0.0),
         );
     }
 
@@ -532,7 +526,7 @@ mod tests {
                 system,
                 0,
                 frame.to_geo(Enu::new(0.0, 100.0, 30.0)),
-                [0.0, 6.0, 0.0],
+                Enu::new(6.0, 0.0, 0.0),
             );
         }
         let plans = b.plans(0);
@@ -565,7 +559,7 @@ mod tests {
                 lat_deg: f64::NAN,
                 ..HOME
             },
-            [0.0; 3],
+            Enu::default(),
         );
         assert_eq!(b.plans(1_000).len(), 1);
     }

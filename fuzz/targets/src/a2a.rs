@@ -95,18 +95,8 @@ pub fn run(data: &[u8]) {
                         book.on_intent(from.system, now_ms, &intent);
                     }
                 }
-                SwarmEvent::Position { system, report } => {
-                    let geo = Geo {
-                        lat_deg: f64::from(report.lat) / 1e7,
-                        lon_deg: f64::from(report.lon) / 1e7,
-                        alt_amsl_m: f64::from(report.alt) / 1e3,
-                    };
-                    let v = [
-                        f64::from(report.vx) / 100.0,
-                        f64::from(report.vy) / 100.0,
-                        f64::from(report.vz) / 100.0,
-                    ];
-                    book.on_position(system, now_ms, geo, v);
+                SwarmEvent::Position { system, position } => {
+                    book.on_position(system, now_ms, position.geo, position.velocity);
                 }
             }
         }

@@ -36,7 +36,7 @@ pub enum ChunkOutcome {
 }
 
 /// What the reassembly has dropped, for the record.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ReassemblyCounts {
     pub completed: u64,
     pub duplicates: u64,

@@ -115,10 +115,18 @@ fn positions_come_from_roster_autopilots_only() {
     b.push(&position(8, 1, 2), 0, T0);
     let got = events(&mut b);
     assert_eq!(got.len(), 1);
-    let SwarmEvent::Position { system, report } = &got[0] else {
+    let SwarmEvent::Position { system, position } = &got[0] else {
         panic!("{got:?}")
     };
-    assert_eq!((*system, report.lat), (3, 473_977_000));
+    assert_eq!(*system, 3);
+    assert!(
+        (position.geo.lat_deg - 47.3977).abs() < 1e-9,
+        "{position:?}"
+    );
+    assert!(
+        (position.velocity.y - 1.0).abs() < 1e-9,
+        "vx north 100 cm/s: {position:?}"
+    );
     assert_eq!(b.counts().unknown_sender, 1);
 }
 

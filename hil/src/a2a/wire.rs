@@ -4,14 +4,15 @@
 //! Trust: an A2A chunk counts only when it is signed with the swarm's key, from a system in the
 //! roster, and not our own; a position counts only when it is a roster autopilot's own
 //! `GLOBAL_POSITION_INT` (component 1). Autopilots do not sign their telemetry in SITL or by
-//! default, so positions are taken unsigned — but a signed one must verify. Everything else is
-//! counted and dropped.
+//! default, so positions are taken unsigned — but a signed one must verify; an all-zero report
+//! (ArduPilot before its fix) is no position. Everything else is counted and dropped.
 
 use super::A2A_PAYLOAD_TYPE;
 use super::chunk::{Chunk, ChunkError, split};
 use super::reassembly::{ChunkOutcome, Reassembly, ReassemblyCounts, Sender};
 use super::tunnel::{TUNNEL_ID, Tunnel};
-use crate::dialect::{MavHeader, MavMessage, Message, id, mav};
+use crate::dialect::{MavHeader, MavMessage, Message, id};
+use crate::telemetry::BroadcastPosition;
 use crate::wire::{Signer, SigningKey, Verifier};
 use alpha3_wire::RawFrames;
 use mavlink::{MAVLinkMessageRaw, MAVLinkV2MessageRaw};
@@ -31,12 +32,12 @@ pub enum SwarmEvent {
     /// A roster autopilot's own position report.
     Position {
         system: u8,
-        report: mav::GLOBAL_POSITION_INT_DATA,
+        position: BroadcastPosition,
     },
 }
 
 /// What the swarm link counted, for the record and the swarm summary.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SwarmCounts {
     /// CRC-valid frames received.
     pub frames: u64,
@@ -180,9 +181,10 @@ impl SwarmWire {
                     }
                     if let Ok(MavMessage::GLOBAL_POSITION_INT(report)) =
                         MavMessage::parse(frame.version, message_id, frame.raw.payload())
+                        && let Some(position) = BroadcastPosition::of(&report)
                     {
                         self.counts.positions += 1;
-                        self.emit(SwarmEvent::Position { system, report });
+                        self.emit(SwarmEvent::Position { system, position });
                     }
                 }
                 _ => {}

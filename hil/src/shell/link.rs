@@ -15,14 +15,14 @@ use crate::session::{Event, MissionRequest, ProcedureReport, Session, SessionCon
 use crate::simulator::{SimulatorCheck, SimulatorPolicy};
 use crate::tlog::TlogWriter;
 use crate::vehicle_clock::ClockReading;
-use crate::wire::signing_timestamp;
+use crate::wire::signing_now;
 use alpha3_core::command::Command;
 use alpha3_core::config::{Address, LinkConfig};
 use alpha3_core::gate::ApprovedCommand;
 use alpha3_core::snapshot::VehicleSnapshot;
 use alpha3_core::vehicle::{LinkError, SendReceipt, VehicleLink};
 use std::collections::BTreeMap;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -86,11 +86,7 @@ impl HilLink {
         cfg: SessionConfig,
         options: ConnectOptions,
     ) -> Result<Self, HilError> {
-        let unix_us = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_micros() as u64)
-            .unwrap_or(0);
-        let session = Session::new(cfg, signing_timestamp(unix_us))?;
+        let session = Session::new(cfg, signing_now())?;
         let tlog = match &options.tlog {
             Some(path) => Some(TlogWriter::create(path).map_err(|source| HilError::Open {
                 address: path.display().to_string(),

@@ -8,7 +8,8 @@ mod signing;
 pub use decode::{Decoder, Inbound, RejectReason, Rejected};
 pub use encode::Encoder;
 pub use signing::{
-    SIGNING_EPOCH_UNIX_US, SignatureFault, Signer, SigningKey, Verifier, signing_timestamp,
+    SIGNING_EPOCH_UNIX_US, SignatureFault, Signer, SigningKey, Verifier, signing_now,
+    signing_timestamp,
 };
 
 #[cfg(test)]

@@ -19,6 +19,14 @@ pub fn signing_timestamp(unix_us: u64) -> u64 {
     unix_us.saturating_sub(SIGNING_EPOCH_UNIX_US) / 10
 }
 
+/// The signing clock now, from the wall clock (0 if the clock is before 1970).
+pub fn signing_now() -> u64 {
+    let unix_us = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
+    signing_timestamp(unix_us)
+}
+
 /// A 32-byte shared secret. Its `Debug` never prints the bytes.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SigningKey([u8; 32]);
@@ -60,6 +68,11 @@ impl SigningKey {
 
     pub fn bytes(&self) -> &[u8; 32] {
         &self.0
+    }
+
+    /// The key as 64 hex digits, for handing it to another process (an environment variable).
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
 }
 

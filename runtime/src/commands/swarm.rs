@@ -123,13 +123,11 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let key = match &args.key_env {
-        Some(name) => {
-            let key = alpha3_hil::wire::SigningKey::from_env(name)
-                .map_err(|e| Stop::invalid(format!("--key-env: {e}")))?;
-            key.bytes().iter().map(|b| format!("{b:02x}")).collect()
-        }
+        Some(name) => alpha3_hil::wire::SigningKey::from_env(name)
+            .map_err(|e| Stop::invalid(format!("--key-env: {e}")))?,
         None => fresh_key().context("drawing the swarm's signing key")?,
-    };
+    }
+    .to_hex();
     let hub_socket = tokio::net::UdpSocket::bind(args.hub)
         .await
         .with_context(|| format!("binding the swarm hub on {}", args.hub))?;
@@ -399,9 +397,9 @@ fn parse_silence(spec: &str, swarm: &SwarmFile) -> Result<(u8, f64), Stop> {
     Ok((k as u8, at))
 }
 
-/// 32 bytes from the operating system as 64 hex digits.
-fn fresh_key() -> std::io::Result<String> {
+/// A key of 32 bytes from the operating system.
+fn fresh_key() -> std::io::Result<alpha3_hil::wire::SigningKey> {
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(alpha3_hil::wire::SigningKey::new(bytes))
 }

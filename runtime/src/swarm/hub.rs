@@ -13,10 +13,12 @@
 //! Truth: [`SeparationMonitor`] over the autopilots' own positions on the hub's clock (wall
 //! time since start × the speed factor), in the swarm's common frame.
 
-use alpha3_core::frames::{Enu, Geo, LocalFrame};
+use alpha3_core::frames::{Geo, LocalFrame};
 use alpha3_core::swarm::{PairSeparation, SeparationMonitor};
 use alpha3_hil::a2a::tunnel::TUNNEL_ID;
 use alpha3_hil::dialect::{COMP_GCS, MavMessage, Message, id, mav};
+use alpha3_hil::heartbeat::heartbeat as component_heartbeat;
+use alpha3_hil::telemetry::BroadcastPosition;
 use alpha3_hil::wire::Encoder;
 use alpha3_wire::RawFrames;
 use mavlink::MAVLinkMessageRaw;
@@ -125,14 +127,14 @@ pub async fn run_hub(
             _ = stop.changed() => break,
             _ = beat.tick() => {
                 let mut out = Vec::new();
-                heartbeat.encode(COMP_GCS, &hub_heartbeat(), 0, &mut out);
+                heartbeat.encode(COMP_GCS, &component_heartbeat(mav::MavType::MAV_TYPE_GCS), 0, &mut out);
                 for a in &options.autopilots {
                     let _ = socket.send_to(&out, a.gcs).await;
                 }
             }
             got = socket.recv_from(&mut buf) => {
                 let Ok((n, from)) = got else { continue };
-                let datagram = buf[..n].to_vec();
+                let datagram = &buf[..n];
                 let now_s = swarm_s();
                 let silent = options
                     .silence
@@ -143,7 +145,7 @@ pub async fn run_hub(
                 }
                 if let Some(k) = options.autopilots.iter().position(|a| a.gcs == from) {
                     let system = options.autopilots[k].system_id;
-                    autopilot_frames[k].push(&datagram);
+                    autopilot_frames[k].push(datagram);
                     while let Some(f) = autopilot_frames[k].next_raw() {
                         if f.raw.message_id() != id::GLOBAL_POSITION_INT
                             || f.header.system_id != u32::from(system)
@@ -155,21 +157,19 @@ pub async fn run_hub(
                         else {
                             continue;
                         };
+                        let Some(here) = BroadcastPosition::of(&p) else {
+                            continue;
+                        };
                         let v = &mut vehicles[k];
                         v.positions_heard += 1;
-                        let rel = f64::from(p.relative_alt) / 1e3;
-                        v.max_relative_alt_m = v.max_relative_alt_m.max(rel);
-                        let geo = Geo {
-                            lat_deg: f64::from(p.lat) / 1e7,
-                            lon_deg: f64::from(p.lon) / 1e7,
-                            alt_amsl_m: f64::from(p.alt) / 1e3,
-                        };
-                        let velocity = Enu::new(
-                            f64::from(p.vy) / 100.0,
-                            f64::from(p.vx) / 100.0,
-                            -f64::from(p.vz) / 100.0,
+                        v.max_relative_alt_m = v.max_relative_alt_m.max(here.relative_alt_m);
+                        monitor.observe(
+                            system,
+                            now_s,
+                            frame.to_enu(here.geo),
+                            here.velocity,
+                            here.relative_alt_m > AIRBORNE_M,
                         );
-                        monitor.observe(system, now_s, frame.to_enu(geo), velocity, rel > AIRBORNE_M);
                         if silent == Some(system) {
                             v.silenced_drops += 1;
                             continue;
@@ -202,7 +202,7 @@ pub async fn run_hub(
                     None => continue,
                 };
                 let mut tunnels = 0u64;
-                members[index].frames.push(&datagram);
+                members[index].frames.push(datagram);
                 while let Some(f) = members[index].frames.next_raw() {
                     if let Ok(s) = u8::try_from(f.header.system_id) {
                         members[index].system = Some(s);
@@ -224,7 +224,7 @@ pub async fn run_hub(
                     if silent.is_some() && m.system == silent {
                         continue;
                     }
-                    if socket.send_to(&datagram, m.addr).await.is_ok() {
+                    if socket.send_to(datagram, m.addr).await.is_ok() {
                         sent += 1;
                     }
                 }
@@ -244,15 +244,4 @@ pub async fn run_hub(
         pairs: monitor.pairs(),
         silenced_at_s,
     }
-}
-
-fn hub_heartbeat() -> MavMessage {
-    MavMessage::HEARTBEAT(mav::HEARTBEAT_DATA {
-        custom_mode: 0,
-        mavtype: mav::MavType::MAV_TYPE_GCS,
-        autopilot: mav::MavAutopilot::MAV_AUTOPILOT_INVALID,
-        base_mode: mav::MavModeFlag::empty(),
-        system_status: mav::MavState::MAV_STATE_ACTIVE,
-        mavlink_version: 3,
-    })
 }

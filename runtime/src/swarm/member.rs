@@ -6,15 +6,16 @@
 //! router a field deployment runs). The socket is polled when the episode loop samples, never
 //! waited on: a silent network costs nothing and cannot hold the loop up.
 
-use alpha3_core::frames::{Enu, Geo, LocalFrame};
+use alpha3_core::frames::{Enu, LocalFrame};
 use alpha3_core::gate::PeerPlan;
 use alpha3_core::snapshot::{FlightMode, VehicleSnapshot};
 use alpha3_core::swarm::{
     INTENT_FORMAT, Intent, IntentPoint, IntentState, PeerBook, PeerBookSettings, PeerView,
 };
 use alpha3_hil::a2a::{SwarmCounts, SwarmEvent, SwarmWire};
-use alpha3_hil::dialect::{COMP_ONBOARD, MavMessage, mav};
-use alpha3_hil::wire::{Encoder, SigningKey, signing_timestamp};
+use alpha3_hil::dialect::{COMP_ONBOARD, mav};
+use alpha3_hil::heartbeat::heartbeat;
+use alpha3_hil::wire::{Encoder, SigningKey, signing_now};
 use serde::Serialize;
 use std::net::{SocketAddr, UdpSocket};
 
@@ -62,45 +63,9 @@ pub struct SwarmReport {
     pub send_errors: u64,
     /// When it lost the swarm (heard no mate for 2 s) and landed, episode ms.
     pub lost_at_ms: Option<u64>,
-    pub counts: SwarmCountsReport,
+    pub counts: SwarmCounts,
     /// Every mate as the book saw it at the end.
     pub peers: Vec<PeerView>,
-}
-
-/// [`SwarmCounts`] as the report writes them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct SwarmCountsReport {
-    pub frames: u64,
-    pub chunks: u64,
-    pub messages: u64,
-    pub positions: u64,
-    pub unsigned: u64,
-    pub bad_signature: u64,
-    pub unknown_sender: u64,
-    pub not_a2a: u64,
-    pub sent_frames: u64,
-    pub expired: u64,
-    pub evicted: u64,
-    pub conflicts: u64,
-}
-
-impl From<SwarmCounts> for SwarmCountsReport {
-    fn from(c: SwarmCounts) -> Self {
-        Self {
-            frames: c.frames,
-            chunks: c.chunks,
-            messages: c.messages,
-            positions: c.positions,
-            unsigned: c.unsigned,
-            bad_signature: c.bad_signature,
-            unknown_sender: c.unknown_sender,
-            not_a2a: c.not_a2a,
-            sent_frames: c.sent_frames,
-            expired: c.reassembly.expired,
-            evicted: c.reassembly.evicted,
-            conflicts: c.reassembly.conflicts,
-        }
-    }
 }
 
 /// One vehicle's end of the swarm.
@@ -230,19 +195,16 @@ impl SwarmMember {
             intents_refused: self.intents_refused,
             send_errors: self.send_errors,
             lost_at_ms: self.lost_at_ms,
-            counts: self.wire.counts().into(),
+            counts: self.wire.counts(),
             peers: self.book.views(now_ms),
         }
     }
 
     fn hear(&mut self, now_ms: u64) {
-        let ts = wall_signing_ts();
+        let ts = signing_now();
         for _ in 0..MAX_DATAGRAMS_PER_POLL {
             match self.socket.recv(&mut self.buf) {
-                Ok(n) => {
-                    let datagram = self.buf[..n].to_vec();
-                    self.wire.push(&datagram, now_ms, ts);
-                }
+                Ok(n) => self.wire.push(&self.buf[..n], now_ms, ts),
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
                 // A refused datagram (the router not up yet) or another error: try next time.
                 Err(_) => break,
@@ -268,21 +230,11 @@ impl SwarmMember {
                         tracing::debug!(system = from.system, "A2A message refused: {e}");
                     }
                 },
-                SwarmEvent::Position { system, report } => {
-                    if system == self.options.system_id {
-                        continue;
+                SwarmEvent::Position { system, position } => {
+                    if system != self.options.system_id {
+                        self.book
+                            .on_position(system, now_ms, position.geo, position.velocity);
                     }
-                    let geo = Geo {
-                        lat_deg: f64::from(report.lat) / 1e7,
-                        lon_deg: f64::from(report.lon) / 1e7,
-                        alt_amsl_m: f64::from(report.alt) / 1e3,
-                    };
-                    let v = [
-                        f64::from(report.vx) / 100.0,
-                        f64::from(report.vy) / 100.0,
-                        f64::from(report.vz) / 100.0,
-                    ];
-                    self.book.on_position(system, now_ms, geo, v);
                 }
             }
         }
@@ -332,7 +284,7 @@ impl SwarmMember {
             state,
             path,
         };
-        match self.wire.send(&intent.to_bytes(), wall_signing_ts()) {
+        match self.wire.send(&intent.to_bytes(), signing_now()) {
             Ok(frames) => {
                 self.intents_sent += 1;
                 for f in frames {
@@ -346,27 +298,11 @@ impl SwarmMember {
     }
 
     fn send_heartbeat(&mut self) {
-        let msg = MavMessage::HEARTBEAT(mav::HEARTBEAT_DATA {
-            custom_mode: 0,
-            mavtype: mav::MavType::MAV_TYPE_ONBOARD_CONTROLLER,
-            autopilot: mav::MavAutopilot::MAV_AUTOPILOT_INVALID,
-            base_mode: mav::MavModeFlag::empty(),
-            system_status: mav::MavState::MAV_STATE_ACTIVE,
-            mavlink_version: 3,
-        });
+        let msg = heartbeat(mav::MavType::MAV_TYPE_ONBOARD_CONTROLLER);
         let mut out = Vec::new();
         self.heartbeat.encode(COMP_ONBOARD, &msg, 0, &mut out);
         if self.socket.send(&out).is_err() {
             self.send_errors += 1;
         }
     }
-}
-
-/// The signing clock from the wall clock (10 µs ticks since 2015): signatures are checked
-/// against each sender's last timestamp, so they must only grow.
-fn wall_signing_ts() -> u64 {
-    let unix_us = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_micros() as u64);
-    signing_timestamp(unix_us)
 }
