@@ -17,6 +17,10 @@ pub struct SwarmFileToml {
     pub origin_lon_deg: f64,
     /// The common frame's origin: altitude above mean sea level, m.
     pub origin_alt_amsl_m: f64,
+    /// Each vehicle's turn budget (agent and operator turns), when not the episode default: a
+    /// vehicle that waits for a mate's right of way asks again every decision period.
+    #[serde(default)]
+    pub max_turns: Option<u32>,
     pub vehicle: Vec<SwarmVehicleToml>,
 }
 
@@ -58,6 +62,9 @@ impl SwarmFileToml {
                     self.vehicle.len()
                 ),
             ));
+        }
+        if self.max_turns.is_some_and(|t| !(4..=1000).contains(&t)) {
+            out.push(("/max_turns".into(), "max_turns must be 4 to 1000".into()));
         }
         for (i, v) in self.vehicle.iter().enumerate() {
             let at = format!("/vehicle/{i}");

@@ -5,14 +5,18 @@
 //! broadcast position and follows the intent from there; its radius is how far the peer could
 //! have flown since that position was heard (`max_speed × age`), so a peer that falls silent
 //! grows until the gate keeps clear of all of it. A peer whose broadcast track leaves its own
-//! intent by more than the tolerance on several reports running is flagged: from then on its
+//! intent by more than the tolerance on several reports running, against as many intents, is
+//! flagged: from then on its
 //! intent is ignored and it is flown around as non-cooperative traffic (straight on at its
 //! broadcast velocity).
 //!
 //! Silence: a member that hears none of its mates for [`PeerBookSettings::silent_after_s`]
 //! holds and lands where it is (the runtime's rule), so a mate heard no more for that long is
 //! no longer its intent but a region around its last position: as far as it could fly before
-//! it noticed, plus its stopping distance. The region grows until then, and stays.
+//! it noticed, plus its stopping distance. The region grows until then, and stays. An intent
+//! not renewed for that long while the autopilot is still heard (the mate's episode ended, its
+//! runtime stopped) says nothing about now: the mate is flown around as traffic, and its track
+//! is not held against the old intent.
 //!
 //! Right of way: the lower system id. A mate with the right of way is its position and its
 //! intent; one that gives way to us is its position held, with the distance it needs to stop
@@ -32,7 +36,8 @@ pub struct PeerBookSettings {
     pub max_speed_mps: f64,
     /// How far a broadcast position may be from the peer's own intent, m.
     pub conformance_m: f64,
-    /// Reports beyond the tolerance in a row before the peer is flagged.
+    /// Reports beyond the tolerance in a row, each against a different intent, before the peer
+    /// is flagged.
     pub strikes: u32,
     /// How far ahead a non-cooperative peer is extrapolated, s.
     pub extrapolate_s: f64,
@@ -77,6 +82,8 @@ struct Peer {
     fix: Option<Fix>,
     intent: Option<HeldIntent>,
     strikes: u32,
+    /// The intent the last strike was against: one intent earns one strike at most.
+    struck_seq: Option<u32>,
     flagged: Option<Flag>,
 }
 
@@ -153,16 +160,30 @@ impl PeerBook {
         if peer.flagged.is_some() {
             return;
         }
+        // An intent its runtime no longer renews (the episode ended, the runtime stopped) is no
+        // claim about now: nothing to hold the autopilot's track to.
+        let fresh_ms = (settings.silent_after_s.max(0.0) * 1000.0) as u64;
+        let claim = peer
+            .intent
+            .as_ref()
+            .filter(|i| now_ms.saturating_sub(i.received_ms) <= fresh_ms);
         // A waiting mate says where it wants to go, not that it goes: it must be where it waits.
-        let expected = peer.intent.as_ref().and_then(|i| match i.state {
+        let expected = claim.and_then(|i| match i.state {
             IntentState::Waiting => i.knots.first().map(|k| k.position),
             _ => at(&i.knots, now_ms),
         });
         let Some(expected) = expected else {
             return;
         };
+        let seq = claim.map(|i| i.seq);
         let off_by_m = expected.distance(position);
         if off_by_m > settings.conformance_m {
+            // Strikes against different intents only: one stale or glitched intent (an
+            // autopilot's position jumping at boot, say) is not a liar.
+            if peer.struck_seq == seq {
+                return;
+            }
+            peer.struck_seq = seq;
             peer.strikes += 1;
             if peer.strikes >= settings.strikes {
                 peer.flagged = Some(Flag {
@@ -172,6 +193,7 @@ impl PeerBook {
             }
         } else {
             peer.strikes = 0;
+            peer.struck_seq = None;
         }
     }
 
@@ -249,10 +271,13 @@ impl PeerBook {
         let silent = peer
             .fix
             .is_some_and(|f| now_ms.saturating_sub(f.at_ms) > silent_ms);
-        let intent = peer
+        let held = peer
             .intent
             .as_ref()
             .filter(|_| peer.flagged.is_none() && !silent);
+        // An intent not renewed for as long as it takes a mate to be taken for silent no longer
+        // says where a mate we still see goes: it is flown around as traffic.
+        let intent = held.filter(|i| now_ms.saturating_sub(i.received_ms) <= silent_ms);
         // A cooperative mate that gives way to us: where it is, plus what it needs to stop.
         if let (Some(fix), Some(_), true) = (peer.fix, intent, system > self.own) {
             let speed = fix.velocity.to_vector().norm();
@@ -298,8 +323,11 @@ impl PeerBook {
                 }
                 (knots, grow(fix.at_ms))
             }
-            (None, Some(intent)) => (intent.knots.clone(), grow(intent.received_ms)),
-            (None, None) => return None,
+            (None, _) => match held {
+                // Never seen, only told of: its intent, growing from when it was told.
+                Some(intent) => (intent.knots.clone(), grow(intent.received_ms)),
+                None => return None,
+            },
         };
         Some(PeerPlan {
             peer: name(system, peer),
@@ -435,6 +463,8 @@ mod tests {
     fn a_peer_late_on_its_timetable_is_timed_from_where_it_is() {
         let (mut b, f) = book();
         b.on_intent(3, 0, &intent(&f, 1, 0.0));
+        // Renewed: the same leg, to x = 100.
+        b.on_intent(3, 9_000, &intent(&f, 2, 0.0));
         // 10 s in it should be at x = 50; it is only at x = 20.
         hear(&mut b, &f, 10_000, 20.0);
         let p = &b.plans(10_000)[0];
@@ -450,7 +480,9 @@ mod tests {
         waiting.state = IntentState::Waiting;
         b.on_intent(3, 0, &waiting);
         // Still where it waits 20 s on: no strike, however far its timetable would have taken it.
-        for t in [10_000, 15_000, 20_000, 25_000] {
+        for (seq, t) in [10_000, 15_000, 20_000, 25_000].into_iter().enumerate() {
+            waiting.seq = seq as u32 + 2;
+            b.on_intent(3, t, &waiting);
             hear(&mut b, &f, t, 0.0);
         }
         assert!(b.views(25_000)[0].flagged.is_none());
@@ -486,16 +518,25 @@ mod tests {
         // On its intent (5 m/s east): no strike.
         hear(&mut b, &f, 4_000, 20.0);
         assert!(b.views(4_000)[0].flagged.is_none());
-        // 60 m behind where it said it would be, three reports running.
+        // Renewed every second, the same timetable: 60 m behind where it says it is, three
+        // reports running, each against a new intent.
+        b.on_intent(3, 13_500, &intent(&f, 2, 67.5));
         hear(&mut b, &f, 14_000, 10.0);
+        b.on_intent(3, 14_500, &intent(&f, 3, 72.5));
         hear(&mut b, &f, 15_000, 15.0);
-        assert!(b.views(15_000)[0].flagged.is_none(), "two strikes only");
+        hear(&mut b, &f, 15_200, 16.0);
+        hear(&mut b, &f, 15_400, 17.0);
+        assert!(
+            b.views(15_400)[0].flagged.is_none(),
+            "two strikes only: one per intent"
+        );
+        b.on_intent(3, 15_500, &intent(&f, 4, 77.5));
         hear(&mut b, &f, 16_000, 20.0);
         let flag = b.views(16_000)[0].flagged.expect("flagged");
         assert!(flag.off_by_m > 30.0);
         // Its intent is ignored from now on: straight on at its broadcast velocity.
         assert_eq!(
-            b.on_intent(3, 16_500, &intent(&f, 2, 20.0)),
+            b.on_intent(3, 16_500, &intent(&f, 5, 20.0)),
             IntentTaken::Ignored
         );
         let p = &b.plans(16_000)[0];
@@ -504,15 +545,61 @@ mod tests {
     }
 
     #[test]
+    fn an_autopilot_jumping_at_boot_against_one_intent_is_no_liar() {
+        let (mut b, f) = book();
+        // Its first intent from a position its autopilot gave before its home was set (PX4
+        // SIH at its default place), then the autopilot's broadcasts 107 m away, many of them.
+        let mut ground = intent(&f, 1, 0.0);
+        ground.state = IntentState::Ground;
+        ground.path.truncate(1);
+        b.on_intent(3, 0, &ground);
+        for t in (200..3_000).step_by(200) {
+            hear(&mut b, &f, t, 100.0);
+        }
+        assert!(
+            b.views(3_000)[0].flagged.is_none(),
+            "one intent, one strike"
+        );
+        // Its next intent is where its autopilot is: cleared.
+        b.on_intent(3, 3_100, &intent(&f, 2, 100.0));
+        hear(&mut b, &f, 3_200, 100.5);
+        assert!(b.views(3_200)[0].flagged.is_none());
+    }
+
+    #[test]
     fn a_strike_clears_when_the_peer_is_back_on_its_intent() {
         let (mut b, f) = book();
         b.on_intent(3, 0, &intent(&f, 1, 0.0));
+        b.on_intent(3, 9_500, &intent(&f, 2, 47.5));
         hear(&mut b, &f, 10_000, 0.0);
         hear(&mut b, &f, 11_000, 0.0);
         hear(&mut b, &f, 12_000, 60.0);
         hear(&mut b, &f, 13_000, 0.0);
         hear(&mut b, &f, 14_000, 0.0);
         assert!(b.views(14_000)[0].flagged.is_none());
+    }
+
+    #[test]
+    fn a_mate_whose_runtime_stopped_is_traffic_and_never_called_a_liar() {
+        let (mut b, f) = book();
+        b.on_intent(3, 0, &intent(&f, 1, 0.0));
+        hear(&mut b, &f, 1_000, 5.0);
+        // Its episode ended at 1 s: no intent since; its autopilot flies elsewhere (a hand-over
+        // landing, a pilot) and goes on broadcasting.
+        for t in [10_000, 11_000, 12_000, 13_000] {
+            b.on_position(
+                3,
+                t,
+                f.to_geo(Enu::new(5.0, 100.0, 0.0)),
+                Enu::new(0.0, 0.0, -1.0),
+            );
+        }
+        assert!(b.views(13_000)[0].flagged.is_none());
+        let p = &b.plans(13_000)[0];
+        // Traffic: where it is, on along its velocity; not its stale intent eastwards.
+        assert_eq!(p.knots.len(), 2, "{p:?}");
+        assert!((p.knots[1].position.x - 5.0).abs() < 0.01, "{p:?}");
+        assert_eq!(p.radius_m, 0.0);
     }
 
     #[test]

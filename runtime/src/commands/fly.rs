@@ -74,6 +74,9 @@ pub struct FlyArgs {
     /// How long each operator turn waits for a message before the agent carries on, ms.
     #[arg(long, default_value_t = 30_000)]
     pub operator_wait_ms: u64,
+    /// The episode's turn budget (agent and operator turns; default: the benchmark's).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub max_turns: Option<u32>,
     /// How long to wait for the autopilot's heartbeat, home and position, and then for it to
     /// be ready to fly (ArduPilot SITL takes ~40 s after boot), seconds.
     #[arg(long, default_value_t = 120)]
@@ -213,6 +216,9 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         }
         _ => None,
     };
+    if let Some(turns) = args.max_turns {
+        settings.max_turns = turns;
+    }
     // A plan that ends with a return to launch ends with the vehicle landed at home; one that
     // ends with a landing, landed at its last waypoint.
     settings.after_success = match connected.note.plan.as_ref() {

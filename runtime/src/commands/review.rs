@@ -3,6 +3,8 @@
 //! with `--compare`, one page with two records side by side under one slider. A `.tlog` gets a
 //! page of the autopilot's telemetry. Beside each record's page goes its flight as a
 //! QGroundControl `.plan` (`DIR/<record stem>.plan`: the flown path and the airspace).
+//! With `--swarm`, each argument is an `alpha3 swarm` output folder: one page with every
+//! vehicle on one map under one slider, `DIR/swarm__<folder>.html`.
 //! The work is in [`crate::review`]; this file is the command line and what it prints.
 
 use crate::exit::{self, Stop};
@@ -27,12 +29,18 @@ pub struct ReviewArgs {
     pub scenarios: PathBuf,
     /// Compare two records (two policies on one scenario and seed, say) on one page,
     /// `DIR/compare__<first>__<second>.html`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "swarm")]
     pub compare: bool,
+    /// Each argument is an `alpha3 swarm --out` folder (its `swarm-summary.json` and
+    /// `swarm-track.json`): one page per swarm flight, every vehicle on one map.
+    #[arg(long)]
+    pub swarm: bool,
 }
 
 pub fn run(args: &ReviewArgs) -> anyhow::Result<ExitCode> {
-    let body = if args.compare {
+    let body = if args.swarm {
+        swarms(args)
+    } else if args.compare {
         compare(args)
     } else {
         pages(args)
@@ -55,6 +63,29 @@ fn pages(args: &ReviewArgs) -> Result<ExitCode, Stop> {
                     ", scenario not found"
                 }
             ),
+            Err(e) => failed.push(e.to_string()),
+        }
+    }
+    if failed.is_empty() {
+        return Ok(exit::code(exit::OK));
+    }
+    Err(Stop {
+        code: exit::INVALID,
+        lines: failed,
+    })
+}
+
+fn swarms(args: &ReviewArgs) -> Result<ExitCode, Stop> {
+    let mut failed = Vec::new();
+    for dir in &args.records {
+        let name = dir
+            .canonicalize()
+            .ok()
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "swarm".into());
+        let out = args.out.join(format!("swarm__{name}.html"));
+        match review::swarm::write_swarm_page(dir, &out) {
+            Ok(bytes) => println!("{} ({:.1} kB)", out.display(), bytes as f64 / 1000.0),
             Err(e) => failed.push(e.to_string()),
         }
     }

@@ -68,6 +68,8 @@ struct VehicleSummary {
     system_id: u8,
     instance: u8,
     record: PathBuf,
+    /// Its scenario (waypoints, in the common frame).
+    scenario: PathBuf,
     exit_code: Option<i32>,
     termination: Option<String>,
     success: bool,
@@ -221,6 +223,13 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
                 "--operator-wait-ms",
                 "0",
             ])
+            .args(
+                swarm
+                    .max_turns
+                    .map(|t| ["--max-turns".to_string(), t.to_string()])
+                    .into_iter()
+                    .flatten(),
+            )
             .args(["--swarm-hub", &hub_addr.to_string()])
             .args(["--swarm-system", &autopilots[k].system_id.to_string()])
             .args(["--swarm-roster", &roster.join(",")])
@@ -265,7 +274,7 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
         .map(|(k, v)| {
             vehicle_summary(
                 &args.out,
-                v.name.clone(),
+                v,
                 &autopilots[k],
                 args.first_instance + k as u8,
                 exits[k],
@@ -286,8 +295,25 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
         serde_json::to_vec_pretty(&summary).context("the summary")?,
     )
     .with_context(|| format!("writing {}", path.display()))?;
+    let track = args.out.join("swarm-track.json");
+    std::fs::write(
+        &track,
+        serde_json::to_vec(&summary.hub.track).context("the track")?,
+    )
+    .with_context(|| format!("writing {}", track.display()))?;
     print_table(&summary);
     eprintln!("alpha3 swarm: summary {}", path.display());
+    // The review page: every vehicle on one map. A page that cannot be made is said, not fatal:
+    // the summary and the records are the flight's truth.
+    let page = args.out.join("swarm.html");
+    match crate::review::swarm::write_swarm_page(&args.out, &page) {
+        Ok(bytes) => eprintln!(
+            "alpha3 swarm: review {} ({:.1} kB)",
+            page.display(),
+            bytes as f64 / 1000.0
+        ),
+        Err(e) => eprintln!("alpha3 swarm: no review page: {e}"),
+    }
     let clean = summary.missions_completed == n && summary.hub.separation_violations == 0;
     Ok(if clean {
         ExitCode::SUCCESS
@@ -298,11 +324,12 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
 
 fn vehicle_summary(
     out: &Path,
-    name: String,
+    v: &crate::swarm::SwarmVehicle,
     a: &HubAutopilot,
     instance: u8,
     exit_code: Option<i32>,
 ) -> VehicleSummary {
+    let name = v.name.clone();
     let record = out
         .join(&name)
         .join("records")
@@ -326,6 +353,7 @@ fn vehicle_summary(
         system_id: a.system_id,
         instance,
         record,
+        scenario: v.scenario_path.clone(),
         exit_code,
         success: termination.as_ref().is_some_and(|t| t.1),
         termination: termination.map(|t| t.0),

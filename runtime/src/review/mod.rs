@@ -9,7 +9,8 @@
 //! - [`compare`] puts two episodes' pages side by side under one slider;
 //! - [`bound`] keeps every page bounded: each text cut with a marker, the whole page under
 //!   [`bound::MAX_PAGE_BYTES`] (the record keeps everything);
-//! - [`tlog`] reads a MAVLink telemetry log into the same model.
+//! - [`tlog`] reads a MAVLink telemetry log into the same model;
+//! - [`swarm`] draws a whole `alpha3 swarm` flight: every vehicle on one map, one slider.
 
 pub mod bound;
 pub mod breach;
@@ -17,6 +18,7 @@ pub mod compare;
 pub mod page;
 pub mod pillars;
 pub mod plan_export;
+pub mod swarm;
 pub mod timeline;
 pub mod tlog;
 
@@ -140,7 +142,7 @@ fn load(path: &Path) -> Result<ParsedRecord, ReviewError> {
     })
 }
 
-fn write_html(out: &Path, html: &str) -> Result<usize, ReviewError> {
+pub(crate) fn write_html(out: &Path, html: &str) -> Result<usize, ReviewError> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| ReviewError::Io {
             path: dir.to_path_buf(),

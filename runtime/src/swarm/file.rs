@@ -39,6 +39,8 @@ pub struct SwarmVehicle {
 pub struct SwarmFile {
     pub name: String,
     pub origin: Geo,
+    /// Each vehicle's turn budget, when the file sets one.
+    pub max_turns: Option<u32>,
     pub vehicles: Vec<SwarmVehicle>,
 }
 
@@ -97,6 +99,7 @@ impl SwarmFile {
         Ok(Self {
             name: raw.name,
             origin,
+            max_turns: raw.max_turns,
             vehicles,
         })
     }
@@ -137,6 +140,7 @@ mod tests {
             "{home:?}"
         );
         assert_eq!(s.vehicles[2].start_delay_s, 10.0);
+        assert_eq!(s.max_turns, Some(40));
     }
 
     #[test]
@@ -155,6 +159,8 @@ mod tests {
         assert!(err(format!("{HEAD}{missing}")).contains("nope.json"));
         let space = vehicle("a b", "uav-1.json", "") + &vehicle("b", "uav-2.json", "");
         assert!(err(format!("{HEAD}{space}")).contains("letters, digits"));
+        assert!(err(format!("{HEAD}max_turns = 2\n{two}")).contains("max_turns"));
+        assert_eq!(read(&format!("{HEAD}{two}")).unwrap().max_turns, None);
         let far = HEAD.replace("47.397742", "97.0");
         assert!(err(format!("{far}{two}")).contains("origin"));
     }

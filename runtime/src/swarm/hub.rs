@@ -14,7 +14,8 @@
 //! time since start × the speed factor), in the swarm's common frame.
 
 use alpha3_core::frames::{Geo, LocalFrame};
-use alpha3_core::swarm::{PairSeparation, SeparationMonitor};
+use alpha3_core::swarm::track::AIRBORNE_M;
+use alpha3_core::swarm::{PairSeparation, SeparationMonitor, SwarmTrack};
 use alpha3_hil::a2a::tunnel::TUNNEL_ID;
 use alpha3_hil::dialect::{COMP_GCS, MavMessage, Message, id, mav};
 use alpha3_hil::heartbeat::heartbeat as component_heartbeat;
@@ -33,8 +34,6 @@ pub const POSITION_RATE_HZ: f64 = 5.0;
 const MAX_MEMBERS: usize = 64;
 /// The hub's MAVLink system id when it speaks to the autopilots' ground-station ports.
 const HUB_SYSTEM: u8 = 250;
-/// Above this relative altitude a vehicle counts as airborne for the truth, m.
-const AIRBORNE_M: f64 = 1.0;
 
 /// One autopilot of the swarm, as the hub reaches it.
 #[derive(Debug, Clone)]
@@ -83,6 +82,9 @@ pub struct HubReport {
     pub pairs: Vec<PairSeparation>,
     /// When the silenced vehicle went quiet, s of swarm time.
     pub silenced_at_s: Option<f64>,
+    /// Every vehicle's track on the hub's clock (written beside the summary, not in it).
+    #[serde(skip)]
+    pub track: SwarmTrack,
 }
 
 struct Member {
@@ -101,6 +103,13 @@ pub async fn run_hub(
     let started = Instant::now();
     let swarm_s = || started.elapsed().as_secs_f64() * options.speed_factor;
     let mut monitor = SeparationMonitor::new(options.min_separation_m);
+    let mut track = SwarmTrack::new(
+        options.min_separation_m,
+        options
+            .autopilots
+            .iter()
+            .map(|a| (a.name.clone(), a.system_id)),
+    );
     let mut vehicles: Vec<HubVehicle> = options
         .autopilots
         .iter()
@@ -163,13 +172,10 @@ pub async fn run_hub(
                         let v = &mut vehicles[k];
                         v.positions_heard += 1;
                         v.max_relative_alt_m = v.max_relative_alt_m.max(here.relative_alt_m);
-                        monitor.observe(
-                            system,
-                            now_s,
-                            frame.to_enu(here.geo),
-                            here.velocity,
-                            here.relative_alt_m > AIRBORNE_M,
-                        );
+                        let airborne = here.relative_alt_m > AIRBORNE_M;
+                        let position = frame.to_enu(here.geo);
+                        monitor.observe(system, now_s, position, here.velocity, airborne);
+                        track.observe(system, now_s, position, airborne);
                         if silent == Some(system) {
                             v.silenced_drops += 1;
                             continue;
@@ -243,5 +249,6 @@ pub async fn run_hub(
         separation_violations: monitor.violations(),
         pairs: monitor.pairs(),
         silenced_at_s,
+        track,
     }
 }
