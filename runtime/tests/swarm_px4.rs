@@ -18,7 +18,13 @@
 //!    10 s in: a silence before it
 //!    joined would leave it a mate it never heard, `docs/SWARM.md`).
 //!
-//! Both use PX4 instances 0–2 and run one at a time (a lock file). Without the PX4 build the
+//! 3. A liar: pymavlink, with the swarm's key, sends signed intents in uav-3's name from 14 s
+//!    on — "holding" 160 m south of its home — which uav-3's own autopilot broadcasts
+//!    contradict (`tests/py/a2a_liar.py`). uav-1 and uav-2 flag it (three strikes, each against
+//!    a newer intent), refuse every later intent in its name (its real runtime's too), and fly
+//!    around it as traffic: no violation in truth, uav-1 completes its mission.
+//!
+//! All three use PX4 instances 0–2 and run one at a time (a lock file). Without the PX4 build the
 //! tests skip with the reason; under `CI=true` they fail instead.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -39,7 +45,42 @@ const SPEED: &str = "2";
 struct Run {
     summary: Value,
     listener: Value,
+    /// What the liar said it sent (`Value::Null` without one).
+    liar: Value,
     stderr: String,
+}
+
+/// Where the liar claims uav-3 holds: 160 m south of its home, 40 m up — far from anywhere
+/// its autopilot flies.
+const LIE_EAST_NORTH_M: (f64, f64) = (100.0, -200.0);
+
+/// pymavlink signing with the swarm's key in uav-3's name (tests/py/a2a_liar.py), lying from
+/// 14 s on (all three runtimes have joined by then).
+fn liar(port: u16, dir: &Path) -> (Child, std::path::PathBuf, std::path::PathBuf) {
+    let out = dir.join("liar.json");
+    let stop = dir.join("liar.stop");
+    let origin = alpha3_core::frames::Geo {
+        lat_deg: 47.397742,
+        lon_deg: 8.545594,
+        alt_amsl_m: 488.0,
+    };
+    let (e, n) = LIE_EAST_NORTH_M;
+    let claim = alpha3_core::frames::LocalFrame::new(origin)
+        .to_geo(alpha3_core::frames::Enu::new(e, n, 40.0));
+    let child = Command::new(python())
+        .arg(root().join("tests/py/a2a_liar.py"))
+        .arg(port.to_string())
+        .arg(KEY)
+        .args(["3", "uav-3"])
+        .arg(((claim.lat_deg * 1e7).round() as i64).to_string())
+        .arg(((claim.lon_deg * 1e7).round() as i64).to_string())
+        .arg(((claim.alt_amsl_m * 10.0).round() as i64).to_string())
+        .arg("14")
+        .arg(&out)
+        .arg(&stop)
+        .spawn()
+        .unwrap();
+    (child, out, stop)
 }
 
 /// Serialises the swarm tests: they share PX4 instances 0–2.
@@ -69,9 +110,10 @@ fn listener(port: u16, dir: &Path) -> (Child, std::path::PathBuf, std::path::Pat
     (child, out, stop)
 }
 
-fn fly_swarm(px4: &Path, dir: &Path, extra: &[&str]) -> Run {
+fn fly_swarm(px4: &Path, dir: &Path, extra: &[&str], with_liar: bool) -> Run {
     let port = free_udp_port();
     let (mut child, listener_out, stop) = listener(port, dir);
+    let mut lying = with_liar.then(|| liar(port, dir));
     let out = dir.join("out");
     let run = alpha3()
         .arg("swarm")
@@ -92,6 +134,14 @@ fn fly_swarm(px4: &Path, dir: &Path, extra: &[&str]) -> Run {
         .unwrap();
     std::fs::write(&stop, b"").unwrap();
     child.wait().unwrap();
+    let liar = match &mut lying {
+        Some((child, out, stop)) => {
+            std::fs::write(stop, b"").unwrap();
+            child.wait().unwrap();
+            serde_json::from_slice(&std::fs::read(out).unwrap()).unwrap()
+        }
+        None => Value::Null,
+    };
     let stderr = String::from_utf8_lossy(&run.stderr).to_string();
     eprintln!("{stderr}\n{}", String::from_utf8_lossy(&run.stdout));
     for name in ["uav-1", "uav-2", "uav-3"] {
@@ -111,6 +161,7 @@ fn fly_swarm(px4: &Path, dir: &Path, extra: &[&str]) -> Run {
     Run {
         summary,
         listener,
+        liar,
         stderr,
     }
 }
@@ -183,7 +234,7 @@ fn three_px4_on_crossing_paths_keep_their_separation_over_signed_a2a() {
     };
     let _lock = lock();
     let dir = tempfile::tempdir().unwrap();
-    let r = fly_swarm(&px4, dir.path(), &[]);
+    let r = fly_swarm(&px4, dir.path(), &[], false);
     let s = &r.summary;
     let hub = &s["hub"];
     assert_eq!(
@@ -234,7 +285,7 @@ fn a_silenced_peer_is_kept_clear_of() {
     };
     let _lock = lock();
     let dir = tempfile::tempdir().unwrap();
-    let r = fly_swarm(&px4, dir.path(), &["--silence", "uav-2@18"]);
+    let r = fly_swarm(&px4, dir.path(), &["--silence", "uav-2@18"], false);
     let s = &r.summary;
     let hub = &s["hub"];
     assert!(hub["silenced_at_s"].as_f64().is_some(), "{hub}");
@@ -271,5 +322,53 @@ fn a_silenced_peer_is_kept_clear_of() {
             silent["radius_m"].as_f64().unwrap() > 50.0,
             "{name}: {silent}"
         );
+    }
+}
+
+#[test]
+fn a_peer_that_lies_is_flagged_and_flown_around_as_traffic() {
+    let Some(px4) = px4_build("the swarm on real PX4") else {
+        return;
+    };
+    let _lock = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let r = fly_swarm(&px4, dir.path(), &[], true);
+    let s = &r.summary;
+    let hub = &s["hub"];
+    assert!(r.liar["intents_sent"].as_u64().unwrap() > 10, "{}", r.liar);
+    assert_eq!(
+        hub["separation_violations"], 0,
+        "separation violations in truth: {hub}"
+    );
+    let limit = hub["min_separation_limit_m"].as_f64().unwrap();
+    assert!(hub["min_separation_m"].as_f64().unwrap() >= limit, "{hub}");
+    for v in s["vehicles"].as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        eprintln!("{name}: {}", v["termination"]);
+        assert_eq!(v["record_violations"], 0, "{name}: {v}");
+        let swarm = &v["swarm"];
+        if name == "uav-3" {
+            // The lies in its own name came back to it and were dropped as its own.
+            assert!(swarm["counts"]["own"].as_u64().unwrap() > 0, "{v}");
+            continue;
+        }
+        // Signed with the swarm's key, in a roster member's name: taken, held against what
+        // uav-3's autopilot broadcasts, and flagged; from then on every intent in uav-3's name
+        // (its real runtime's too) is refused, and uav-3 is traffic.
+        let peers = swarm["peers"].as_array().expect("a swarm report");
+        let uav3 = peers
+            .iter()
+            .find(|p| p["system"] == 3)
+            .expect("uav-3 known");
+        let flag = &uav3["flagged"];
+        assert!(flag["off_by_m"].as_f64().unwrap() > 100.0, "{name}: {uav3}");
+        assert!(
+            swarm["intents_refused"].as_u64().unwrap() > 5,
+            "{name}: {v}"
+        );
+        assert_eq!(swarm["counts"]["bad_signature"], 0, "{name}: {v}");
+        if name == "uav-1" {
+            assert_eq!(v["termination"], "mission_complete", "{name}: {v}");
+        }
     }
 }
