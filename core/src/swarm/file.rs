@@ -21,6 +21,10 @@ pub struct SwarmFileToml {
     /// vehicle that waits for a mate's right of way asks again every decision period.
     #[serde(default)]
     pub max_turns: Option<u32>,
+    /// Each vehicle's tool-action budget, when not the episode default: every request to fly
+    /// on while waiting is an action.
+    #[serde(default)]
+    pub max_tool_actions: Option<u32>,
     pub vehicle: Vec<SwarmVehicleToml>,
 }
 
@@ -65,6 +69,15 @@ impl SwarmFileToml {
         }
         if self.max_turns.is_some_and(|t| !(4..=1000).contains(&t)) {
             out.push(("/max_turns".into(), "max_turns must be 4 to 1000".into()));
+        }
+        if self
+            .max_tool_actions
+            .is_some_and(|t| !(4..=10_000).contains(&t))
+        {
+            out.push((
+                "/max_tool_actions".into(),
+                "max_tool_actions must be 4 to 10000".into(),
+            ));
         }
         for (i, v) in self.vehicle.iter().enumerate() {
             let at = format!("/vehicle/{i}");

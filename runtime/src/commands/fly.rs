@@ -77,6 +77,9 @@ pub struct FlyArgs {
     /// The episode's turn budget (agent and operator turns; default: the benchmark's).
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=1000))]
     pub max_turns: Option<u32>,
+    /// The episode's tool-action budget (default: the benchmark's).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_tool_actions: Option<u32>,
     /// How long to wait for the autopilot's heartbeat, home and position, and then for it to
     /// be ready to fly (ArduPilot SITL takes ~40 s after boot), seconds.
     #[arg(long, default_value_t = 120)]
@@ -218,6 +221,9 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
     };
     if let Some(turns) = args.max_turns {
         settings.max_turns = turns;
+    }
+    if let Some(actions) = args.max_tool_actions {
+        settings.max_tool_actions = actions;
     }
     // A plan that ends with a return to launch ends with the vehicle landed at home; one that
     // ends with a landing, landed at its last waypoint.

@@ -230,6 +230,13 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
                     .into_iter()
                     .flatten(),
             )
+            .args(
+                swarm
+                    .max_tool_actions
+                    .map(|t| ["--max-tool-actions".to_string(), t.to_string()])
+                    .into_iter()
+                    .flatten(),
+            )
             .args(["--swarm-hub", &hub_addr.to_string()])
             .args(["--swarm-system", &autopilots[k].system_id.to_string()])
             .args(["--swarm-roster", &roster.join(",")])

@@ -41,6 +41,8 @@ pub struct SwarmFile {
     pub origin: Geo,
     /// Each vehicle's turn budget, when the file sets one.
     pub max_turns: Option<u32>,
+    /// Each vehicle's tool-action budget, when the file sets one.
+    pub max_tool_actions: Option<u32>,
     pub vehicles: Vec<SwarmVehicle>,
 }
 
@@ -100,6 +102,7 @@ impl SwarmFile {
             name: raw.name,
             origin,
             max_turns: raw.max_turns,
+            max_tool_actions: raw.max_tool_actions,
             vehicles,
         })
     }
@@ -141,6 +144,7 @@ mod tests {
         );
         assert_eq!(s.vehicles[2].start_delay_s, 10.0);
         assert_eq!(s.max_turns, Some(40));
+        assert_eq!(s.max_tool_actions, Some(120));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Scenarios: the loader for UAVBench JSON, the seeded generator of the same shape, the fixed
-//! 50-scenario suite and a printable summary.
+//! 50-scenario suite, the swarm scenarios and a printable summary.
 
 mod generate;
 mod load;
 mod suite;
 mod summary;
+mod swarm_suite;
 
 pub use generate::{
     Density, MissionType, NetworkStress, ScenarioSpec, WeatherKind, generate_scenario,
@@ -19,3 +20,4 @@ pub use suite::{
     suite_spec, write_suite,
 };
 pub use summary::{ScenarioSummary, zone_lines};
+pub use swarm_suite::{SWARM_REGENERATE_COMMAND, swarm_suite_files, write_swarm_suite};
