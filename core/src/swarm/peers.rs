@@ -45,6 +45,9 @@ pub struct PeerBookSettings {
     pub braking_mps2: f64,
     /// A mate heard of no more for this long has lost the swarm and lands where it is, s.
     pub silent_after_s: f64,
+    /// Closer than this to the wanted path of a waiting mate with the right of way, we are
+    /// what it waits on, m (its gate will not let it go while we are there).
+    pub blocking_m: f64,
 }
 
 impl Default for PeerBookSettings {
@@ -56,6 +59,7 @@ impl Default for PeerBookSettings {
             extrapolate_s: 120.0,
             braking_mps2: 3.0,
             silent_after_s: 3.0,
+            blocking_m: 35.0,
         }
     }
 }
@@ -127,6 +131,8 @@ pub struct PeerBook {
     frame: LocalFrame,
     settings: PeerBookSettings,
     peers: BTreeMap<u8, Peer>,
+    /// Where we are, last told.
+    own_position: Option<Enu>,
 }
 
 impl PeerBook {
@@ -138,7 +144,14 @@ impl PeerBook {
             frame,
             settings,
             peers: BTreeMap::new(),
+            own_position: None,
         }
+    }
+
+    /// Where we are now (our own autopilot's position, our frame): whether we stand in a
+    /// waiting mate's way depends on it.
+    pub fn set_own_position(&mut self, position: Enu) {
+        self.own_position = finite(position).then_some(position);
     }
 
     /// A peer autopilot's broadcast position and velocity (east-north-up), heard at `now_ms`.
@@ -297,7 +310,15 @@ impl PeerBook {
                     time_ms: fix.at_ms,
                     position: fix.position,
                 }];
-                if intent.state != IntentState::Ground {
+                if intent.state == IntentState::Waiting
+                    && system < self.own
+                    && self.blocks(fix.position, &intent.knots)
+                {
+                    // A waiting mate with the right of way whose wanted path we stand in waits
+                    // on us: its gate holds it while we are there (we are its mate that gives
+                    // way, held where we are). It stays where it is until we have left its way,
+                    // so we are free to leave it — to go on with our own legs, or away.
+                } else if intent.state != IntentState::Ground {
                     // A waiting mate may set off at any moment: its whole wanted path is ahead.
                     let first = match intent.state {
                         IntentState::Waiting => 1.min(intent.knots.len()),
@@ -335,6 +356,36 @@ impl PeerBook {
             radius_m,
         })
     }
+}
+
+impl PeerBook {
+    /// Whether we stand within [`PeerBookSettings::blocking_m`] of the path from `from` along
+    /// a waiting mate's wanted points.
+    fn blocks(&self, from: Enu, wanted: &[PlanKnot]) -> bool {
+        let Some(own) = self.own_position else {
+            return false;
+        };
+        let mut a = from;
+        let mut closest = own.distance(from);
+        for k in wanted.iter().skip(1) {
+            closest = closest.min(segment_distance(own, a, k.position));
+            a = k.position;
+        }
+        closest < self.settings.blocking_m
+    }
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+fn segment_distance(p: Enu, a: Enu, b: Enu) -> f64 {
+    let (p, a, b) = (p.to_vector(), a.to_vector(), b.to_vector());
+    let d = b - a;
+    let len2 = d.dot(&d);
+    let s = if len2 > 0.0 {
+        ((p - a).dot(&d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + d * s - p).norm()
 }
 
 /// The intent's points from `first` on (those still ahead of `fix`), timed from where the peer is at the intent's own
@@ -489,6 +540,50 @@ mod tests {
         let p = &b.plans(25_000)[0];
         assert_eq!(p.knots.len(), 2, "its wanted path, from where it is: {p:?}");
         assert!((p.knots[1].time_ms as f64 - 45_000.0).abs() < 50.0, "{p:?}");
+    }
+
+    #[test]
+    fn a_waiting_mate_whose_way_we_stand_in_waits_on_us() {
+        // CI's deadlock, as flown: uav-2 (right of way) waits at (128, 72) to fly to (0, 200);
+        // we (uav-3) hold at (97, 75), 20 m from its wanted path. Its gate holds it while we
+        // are there, so its path is not ahead of us now: it is where it waits, and we may leave.
+        let frame = LocalFrame::new(HOME);
+        let mut b = PeerBook::new(3, frame, PeerBookSettings::default());
+        let waiting = Intent {
+            v: INTENT_FORMAT,
+            from: "uav-2".into(),
+            seq: 1,
+            state: IntentState::Waiting,
+            path: vec![
+                IntentPoint::new(0, frame.to_geo(Enu::new(128.0, 72.0, 40.0))),
+                IntentPoint::new(22_600, frame.to_geo(Enu::new(0.0, 200.0, 40.0))),
+            ],
+        };
+        b.on_intent(2, 1_000, &waiting);
+        b.on_position(
+            2,
+            1_000,
+            frame.to_geo(Enu::new(128.0, 72.0, 40.0)),
+            Enu::default(),
+        );
+        b.set_own_position(Enu::new(97.0, 75.0, 40.0));
+        let p = &b.plans(1_000)[0];
+        assert_eq!(p.knots.len(), 1, "held where it waits: {p:?}");
+        // Out of its way (60 m off its path): its whole wanted path is ahead of us again.
+        b.set_own_position(Enu::new(60.0, 60.0, 40.0));
+        let p = &b.plans(1_000)[0];
+        assert_eq!(p.knots.len(), 2, "its wanted path: {p:?}");
+        // A waiting mate that gives way to us is held anyway; one flying is its intent.
+        let mut giving_way = PeerBook::new(1, frame, PeerBookSettings::default());
+        giving_way.on_intent(2, 1_000, &waiting);
+        giving_way.on_position(
+            2,
+            1_000,
+            frame.to_geo(Enu::new(128.0, 72.0, 40.0)),
+            Enu::default(),
+        );
+        giving_way.set_own_position(Enu::new(500.0, 500.0, 40.0));
+        assert_eq!(giving_way.plans(1_000)[0].knots.len(), 1);
     }
 
     #[test]

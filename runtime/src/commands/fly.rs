@@ -207,6 +207,7 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
                 name: args.swarm_name.clone().unwrap_or_default(),
                 cruise_mps: gate.vehicle().cruise_speed_mps,
                 max_speed_mps: gate.vehicle().max_speed_mps,
+                min_separation_m: gate.limits().min_separation_m,
             };
             let frame = alpha3_core::frames::LocalFrame::new(connected.anchor.origin);
             match crate::swarm::SwarmMember::open(options, frame) {

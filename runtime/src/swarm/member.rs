@@ -19,6 +19,8 @@ use alpha3_hil::wire::{Encoder, SigningKey, signing_now};
 use serde::Serialize;
 use std::net::{SocketAddr, UdpSocket};
 
+/// Beyond the separation, how close to a waiting mate's wanted path we count as in its way, m.
+const BLOCKING_MARGIN_M: f64 = 10.0;
 /// How often the intent is sent, episode ms.
 const INTENT_PERIOD_MS: u64 = 1_000;
 /// Datagrams taken off the socket per poll at most (the rest wait for the next sample).
@@ -47,6 +49,8 @@ pub struct SwarmOptions {
     pub cruise_mps: f64,
     /// The fastest a mate can fly, m/s (how fast a silent one's uncertainty grows).
     pub max_speed_mps: f64,
+    /// The separation every gate of the swarm keeps, m.
+    pub min_separation_m: f64,
 }
 
 /// What the member heard and said, for the record's sidecar and the swarm summary.
@@ -118,6 +122,9 @@ impl SwarmMember {
                 // A mate that lost the swarm noticed after LOST_AFTER_MS and held within the
                 // next sample or so: taken for stopped a second later.
                 silent_after_s: (LOST_AFTER_MS + 1_000) as f64 / 1000.0,
+                // A waiting mate's gate keeps the separation from us plus its margins and our
+                // stopping distance: within 10 m more than the separation, we are in its way.
+                blocking_m: options.min_separation_m + BLOCKING_MARGIN_M,
                 ..PeerBookSettings::default()
             },
         );
@@ -155,6 +162,7 @@ impl SwarmMember {
         wanted: Option<Enu>,
     ) -> Vec<PeerPlan> {
         self.hear(now_ms);
+        self.book.set_own_position(snapshot.position);
         if now_ms >= self.next_intent_ms {
             self.next_intent_ms = now_ms + INTENT_PERIOD_MS;
             self.say(snapshot, target, wanted);
