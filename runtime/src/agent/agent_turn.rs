@@ -10,7 +10,6 @@ use super::interruption::Interruption;
 use super::surroundings::Surroundings;
 use crate::episode_setup::EpisodeSettings;
 use crate::policy::{DecisionContext, GenerationFailure, Policy};
-use alpha3_core::protocol::tools::CommandStatus;
 use alpha3_core::protocol::{AgentTurn, ToolObservation};
 use alpha3_core::record::Event;
 use alpha3_core::vehicle::VehicleLink;
@@ -143,23 +142,13 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                 let until = (self.side.now_ms() + wait).min(turn_end);
                 self.run_until(until, Until::Time).await?;
             }
-            let mut result = o.result;
             if o.moved {
                 // Actions run in order, each move to completion (as a mission upload would).
-                let steps = self.failsafe_steps;
                 self.run_until(turn_end, Until::Settled).await?;
-                // The watchdog took the vehicle while it flew this move: the agent is told the
-                // move did not complete, not that it is under way (a leg cut short by a hold
-                // for traffic is a leg still to fly).
-                if self.failsafe_steps > steps
-                    && CommandStatus::of(&result) == Some(CommandStatus::Accepted)
-                {
-                    result = interrupted(result, self.last_failsafe.as_deref());
-                }
             }
             observations.push(ToolObservation {
                 name: o.tool,
-                result,
+                result: o.result,
             });
         }
         out.tool_actions += agent_turn.actions.len().min(budget_left as usize) as u32;
@@ -185,21 +174,4 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             observations,
         })
     }
-}
-
-/// A move's result once the watchdog cut it short: not completed, and why. The record keeps
-/// the command's acceptance and, after it, the watchdog's line that cut it short.
-fn interrupted(mut result: serde_json::Value, by: Option<&str>) -> serde_json::Value {
-    if let Some(fields) = result.as_object_mut() {
-        fields.insert("status".into(), "failed".into());
-        fields.insert(
-            "message".into(),
-            format!(
-                "interrupted: the watchdog took the vehicle ({}) before this command completed",
-                by.unwrap_or("a failsafe step")
-            )
-            .into(),
-        );
-    }
-    result
 }

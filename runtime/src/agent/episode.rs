@@ -158,8 +158,6 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         cut: settings.handover_cut.clone(),
         timing: super::safety_timing::SafetyTiming::default(),
         swarm_held: false,
-        failsafe_steps: 0,
-        last_failsafe: None,
     };
     let flown = fly(&mut flight, policy, ctx, settings, out).await;
     out.safety = std::mem::take(&mut flight.timing);

@@ -63,20 +63,22 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                 );
             }
         }
-        // What was flown: the gate may have made the step a landing or a move; a return to an
-        // emergency site is named apart from the land step.
-        let action = match verdict.approved().map(|a| *a.command()) {
-            Some(Command::Land { site: Some(_) }) if step == FailsafeStep::Return => {
-                "return_to_site"
-            }
-            Some(c) => c.name(),
-            None => command.name(),
-        }
-        .to_string();
-        self.failsafe_steps += 1;
-        self.last_failsafe = Some(format!("{action} ({reason})"));
-        self.recorder
-            .append(now, Event::Watchdog { action, reason })?;
+        self.recorder.append(
+            now,
+            Event::Watchdog {
+                // What was flown: the gate may have made the step a landing or a move; a return
+                // to an emergency site is named apart from the land step.
+                action: match verdict.approved().map(|a| *a.command()) {
+                    Some(Command::Land { site: Some(_) }) if step == FailsafeStep::Return => {
+                        "return_to_site"
+                    }
+                    Some(c) => c.name(),
+                    None => command.name(),
+                }
+                .to_string(),
+                reason,
+            },
+        )?;
         Ok(())
     }
 }

@@ -43,10 +43,6 @@ pub(super) struct Flight<'a, V: VehicleLink + Surroundings> {
     pub(super) timing: super::safety_timing::SafetyTiming,
     /// A swarm member lost its swarm and was held (the episode then ends with its landing).
     pub(super) swarm_held: bool,
-    /// Ladder steps the watchdog has flown, and the last one as `action (reason)`: a move
-    /// of the agent's that a step cut short is reported as not completed.
-    pub(super) failsafe_steps: u32,
-    pub(super) last_failsafe: Option<String>,
 }
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
