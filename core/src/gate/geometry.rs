@@ -8,7 +8,7 @@
 //! A boundary touch counts as a conflict (closed intervals), so a margin of zero still catches a
 //! crossing.
 
-use nalgebra::Vector2;
+use nalgebra::{SVector, Vector2};
 
 pub(crate) type V2 = Vector2<f64>;
 
@@ -190,8 +190,12 @@ pub(crate) fn cross(u: V2, v: V2) -> f64 {
     u.x * v.y - u.y * v.x
 }
 
-/// Distance from `x` to the edge `p → q`.
-pub(crate) fn point_edge_distance(x: V2, p: V2, q: V2) -> f64 {
+/// Distance from `x` to the edge `p → q`, in the plane or in space.
+pub(crate) fn point_edge_distance<const D: usize>(
+    x: SVector<f64, D>,
+    p: SVector<f64, D>,
+    q: SVector<f64, D>,
+) -> f64 {
     let e = q - p;
     let len2 = e.dot(&e);
     let t = if len2 > 0.0 {

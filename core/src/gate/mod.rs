@@ -53,7 +53,7 @@ mod check;
 mod context;
 mod cost;
 mod evaluate;
-mod geometry;
+pub(crate) mod geometry;
 mod horizon;
 pub mod ids;
 mod inputs;

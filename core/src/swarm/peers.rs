@@ -25,6 +25,7 @@
 
 use super::intent::{Intent, IntentState};
 use crate::frames::{Enu, Geo, LocalFrame};
+use crate::gate::geometry::point_edge_distance;
 use crate::gate::{PeerPlan, PlanKnot};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -368,24 +369,15 @@ impl PeerBook {
         let mut a = from;
         let mut closest = own.distance(from);
         for k in wanted.iter().skip(1) {
-            closest = closest.min(segment_distance(own, a, k.position));
+            closest = closest.min(point_edge_distance(
+                own.to_vector(),
+                a.to_vector(),
+                k.position.to_vector(),
+            ));
             a = k.position;
         }
         closest < self.settings.blocking_m
     }
-}
-
-/// Distance from `p` to the segment `a`–`b`.
-fn segment_distance(p: Enu, a: Enu, b: Enu) -> f64 {
-    let (p, a, b) = (p.to_vector(), a.to_vector(), b.to_vector());
-    let d = b - a;
-    let len2 = d.dot(&d);
-    let s = if len2 > 0.0 {
-        ((p - a).dot(&d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + d * s - p).norm()
 }
 
 /// The intent's points from `first` on (those still ahead of `fix`), timed from where the peer is at the intent's own

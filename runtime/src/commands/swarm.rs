@@ -184,6 +184,15 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
         swarm.name, args.first_instance, args.speed_factor
     );
 
+    // The swarm file's budgets, the same for every vehicle's `fly`.
+    let budgets: Vec<String> = [
+        ("--max-turns", swarm.max_turns),
+        ("--max-tool-actions", swarm.max_tool_actions),
+    ]
+    .into_iter()
+    .filter_map(|(flag, n)| n.map(|n| [flag.to_string(), n.to_string()]))
+    .flatten()
+    .collect();
     let exe = std::env::current_exe().context("finding the alpha3 binary")?;
     let clock = std::time::Instant::now();
     let mut children = Vec::new();
@@ -223,20 +232,7 @@ async fn run_checked(args: &SwarmArgs) -> Result<ExitCode, Halt> {
                 "--operator-wait-ms",
                 "0",
             ])
-            .args(
-                swarm
-                    .max_turns
-                    .map(|t| ["--max-turns".to_string(), t.to_string()])
-                    .into_iter()
-                    .flatten(),
-            )
-            .args(
-                swarm
-                    .max_tool_actions
-                    .map(|t| ["--max-tool-actions".to_string(), t.to_string()])
-                    .into_iter()
-                    .flatten(),
-            )
+            .args(&budgets)
             .args(["--swarm-hub", &hub_addr.to_string()])
             .args(["--swarm-system", &autopilots[k].system_id.to_string()])
             .args(["--swarm-roster", &roster.join(",")])

@@ -81,7 +81,7 @@ fn assemble(timeline: &Timeline) -> String {
     out
 }
 
-fn escape_html(s: &str) -> String {
+pub(super) fn escape_html(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -90,7 +90,7 @@ fn escape_html(s: &str) -> String {
 
 /// JSON that cannot close its `<script>` element: `<` is written as `\u003c` (still the same
 /// JSON string).
-fn script_safe(json: &str) -> String {
+pub(super) fn script_safe(json: &str) -> String {
     json.replace('<', "\\u003c")
 }
 

@@ -5,8 +5,9 @@
 //! self-contained HTML file, like the other review pages.
 
 use super::ReviewError;
+use super::page::{escape_html, script_safe};
 use alpha3_core::gate::VerdictOutcome;
-use alpha3_core::record::{Event, parse_record};
+use alpha3_core::record::Event;
 use alpha3_core::swarm::{Closest, SwarmTrack, VehicleTrack};
 use serde::Serialize;
 use serde_json::Value;
@@ -147,13 +148,10 @@ pub fn write_swarm_page(dir: &Path, out: &Path) -> Result<usize, ReviewError> {
 
 /// The page for `page`.
 pub fn render(page: &SwarmPage) -> String {
-    // Inside <script>: no "</" can end it early.
-    let data = serde_json::to_string(page)
-        .unwrap_or_else(|_| "null".into())
-        .replace("</", "<\\/");
+    let data = script_safe(&serde_json::to_string(page).unwrap_or_else(|_| "null".into()));
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\" data-errors=\"\" data-rendered=\"0\">\n<head>\n<meta charset=\"utf-8\">\n<title>{t}</title>\n<style>\n{CSS}\n</style>\n</head>\n<body>\n<header><h1>{t}</h1><p id=\"verdict\"></p></header>\n<div id=\"scrub\"><input id=\"slider\" type=\"range\" step=\"0.1\" aria-label=\"swarm time\"><span id=\"clock\"></span><span id=\"now-closest\"></span></div>\n<main>\n<section><h2>Map (x east, y north, m; circles: half the separation, so touching circles are at the limit)</h2><div id=\"map\"></div></section>\n<section><h2>Closest airborne pair over swarm time</h2><div id=\"chart\"></div><h2>Vehicles</h2><table id=\"vehicles\"></table><ul id=\"notes\"></ul></section>\n</main>\n<script>window.onerror = function (m) {{ var r = document.documentElement; r.setAttribute('data-errors', (r.getAttribute('data-errors') + ' ' + m).trim()); }};\nvar SWARM = {data};\n{SCRIPT}</script>\n</body>\n</html>\n",
-        t = escape(&page.title),
+        t = escape_html(&page.title),
     )
 }
 
@@ -176,8 +174,7 @@ table { border-collapse: collapse; } td, th { padding: 3px 8px; border-bottom: 1
 .bad { color: #b00; font-weight: bold; }";
 
 fn findings_of(path: &Path) -> Result<(Vec<PageFinding>, usize), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let record = parse_record(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let record = super::load(path).map_err(|e| e.to_string())?;
     let mut here: Option<(f64, f64)> = None;
     let mut out = Vec::new();
     let mut left_out = 0;
@@ -214,11 +211,4 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReviewErr
     let bytes = std::fs::read(path).map_err(io)?;
     serde_json::from_slice(&bytes)
         .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
