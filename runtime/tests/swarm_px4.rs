@@ -24,7 +24,12 @@
 //!    a newer intent), refuse every later intent in its name (its real runtime's too), and fly
 //!    around it as traffic: no violation in truth, uav-1 completes its mission.
 //!
-//! All three use PX4 instances 0–2 and run one at a time (a lock file). Without the PX4 build the
+//! 4. The same landing site (`configs/swarm/landing-3.toml`): three vehicles fly to one depot
+//!    of three pads 45 m apart, each to the pad across from its home (their paths cross on
+//!    the way in), and land on it, the mission's last waypoint being on the ground: every
+//!    mission complete, each record ending on its own pad, no violation in truth.
+//!
+//! All four use PX4 instances 0–2 and run one at a time (a lock file). Without the PX4 build the
 //! tests skip with the reason; under `CI=true` they fail instead.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -111,6 +116,11 @@ fn listener(port: u16, dir: &Path) -> (Child, std::path::PathBuf, std::path::Pat
 }
 
 fn fly_swarm(px4: &Path, dir: &Path, extra: &[&str], with_liar: bool) -> Run {
+    fly_swarm_file(px4, dir, "cross-3.toml", extra, with_liar)
+}
+
+/// [`fly_swarm`] with another swarm file of `configs/swarm/`.
+fn fly_swarm_file(px4: &Path, dir: &Path, file: &str, extra: &[&str], with_liar: bool) -> Run {
     let port = free_udp_port();
     let (mut child, listener_out, stop) = listener(port, dir);
     let mut lying = with_liar.then(|| liar(port, dir));
@@ -118,7 +128,7 @@ fn fly_swarm(px4: &Path, dir: &Path, extra: &[&str], with_liar: bool) -> Run {
     let run = alpha3()
         .arg("swarm")
         .arg("--swarm")
-        .arg(root().join("configs/swarm/cross-3.toml"))
+        .arg(root().join("configs/swarm").join(file))
         .arg("--config")
         .arg(root().join("configs/alpha3.toml"))
         .arg("--px4")
@@ -371,4 +381,68 @@ fn a_peer_that_lies_is_flagged_and_flown_around_as_traffic() {
             assert_eq!(v["termination"], "mission_complete", "{name}: {v}");
         }
     }
+}
+
+#[test]
+fn three_px4_land_on_one_depot_each_on_its_own_pad() {
+    let Some(px4) = px4_build("the swarm on real PX4") else {
+        return;
+    };
+    let _lock = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let r = fly_swarm_file(&px4, dir.path(), "landing-3.toml", &[], false);
+    let s = &r.summary;
+    let hub = &s["hub"];
+    assert_eq!(
+        hub["separation_violations"], 0,
+        "separation violations in truth: {hub}"
+    );
+    // uav-1 to the east pad, uav-2 to the west one, uav-3 to the middle (the swarm suite).
+    let pads = [
+        ("uav-1", 145.0, 220.0),
+        ("uav-2", 55.0, 220.0),
+        ("uav-3", 100.0, 220.0),
+    ];
+    for (name, x, y) in pads {
+        let v = s["vehicles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in the summary: {s}"));
+        assert_eq!(v["termination"], "mission_complete", "{name}: {v}");
+        assert_eq!(v["record_violations"], 0, "{name}: {v}");
+        // Its record ends on its own pad: within the world's waypoint tolerance (6 m across,
+        // 4 m up) of the ground there, after a landing the gate approved at that pad.
+        let text = std::fs::read_to_string(
+            dir.path()
+                .join("out")
+                .join(name)
+                .join("records")
+                .join(format!("{name}.jsonl")),
+        )
+        .unwrap();
+        let record = parse_record(&text).unwrap();
+        let last = record
+            .lines
+            .iter()
+            .rev()
+            .find_map(|l| match &l.event {
+                Event::Truth { position, .. } => Some(*position),
+                _ => None,
+            })
+            .expect("truth in the record");
+        let off = (last.x - x).hypot(last.y - y);
+        assert!(
+            off <= 6.0 && last.z <= 4.0,
+            "{name} ends at {last:?}, its pad ({x}, {y})"
+        );
+        let landed_here = record.lines.iter().any(|l| {
+            matches!(&l.event, Event::AgentTurn { agent_turn, .. }
+                if agent_turn.actions.iter().any(|a| serde_json::to_value(a)
+                    .is_ok_and(|a| a["name"] == "land" && a["args"]["site"]["x"] == x)))
+        });
+        assert!(landed_here, "{name} never asked to land on its pad");
+    }
+    assert_eq!(s["missions_completed"], 3, "{}", r.stderr);
 }

@@ -74,7 +74,7 @@ fn every_swarm_file_and_scenario_validates_like_alpha3_validate() {
         }
     }
     // Within one swarm the homes are more than the separation apart.
-    for swarm in ["cross-3", "corridor-3"] {
+    for swarm in ["cross-3", "corridor-3", "landing-3"] {
         let homes: Vec<[f64; 3]> = files
             .iter()
             .filter(|(n, _)| n.starts_with(&format!("{swarm}/")))
@@ -88,6 +88,36 @@ fn every_swarm_file_and_scenario_validates_like_alpha3_validate() {
                     "{swarm}: {a:?} {b:?}"
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn the_landing_site_swarm_lands_each_vehicle_on_its_own_pad_of_one_depot() {
+    let files = swarm_suite_files().unwrap();
+    let scenarios: Vec<_> = files
+        .iter()
+        .filter(|(n, _)| n.starts_with("landing-3/"))
+        .map(|(_, t)| parse_scenario(t).unwrap())
+        .collect();
+    assert_eq!(scenarios.len(), 3);
+    let mut pads = Vec::new();
+    for s in &scenarios {
+        let w = &s.mission.waypoints;
+        let (over, pad) = (w[w.len() - 2], w[w.len() - 1]);
+        // Over the pad at the legs' altitude, then on the ground on it.
+        assert_eq!([over[0], over[1]], [pad[0], pad[1]], "{}", s.name);
+        assert!(over[2] >= 10.0 && pad[2] == 0.0, "{}: {w:?}", s.name);
+        // Every pad of the depot is a site its gate lets a landing end at.
+        let sites = &s.landing.as_ref().unwrap().emergency_sites;
+        assert_eq!(sites.len(), 4, "home and three pads: {sites:?}");
+        assert!(sites.iter().any(|p| p[0] == pad[0] && p[1] == pad[1]));
+        pads.push(pad);
+    }
+    // Three pads, each beyond the separation plus a gate's margins (~9 m) from the others.
+    for (i, a) in pads.iter().enumerate() {
+        for b in &pads[i + 1..] {
+            assert!((a[0] - b[0]).hypot(a[1] - b[1]) > 25.0 + 9.0, "{a:?} {b:?}");
         }
     }
 }

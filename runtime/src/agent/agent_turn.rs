@@ -117,8 +117,13 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
                 link,
                 paused_for: self.paused_for.clone(),
                 judged: Vec::new(),
+                sent: None,
             };
             let o = exec.run(turn, i as u32, action).await;
+            if exec.sent.is_some() {
+                self.last_sent = exec.sent;
+                self.last_sent_by_watchdog = false;
+            }
             for (age_ms, gate_us) in exec.judged {
                 self.timing.judged(age_ms, gate_us);
             }

@@ -158,6 +158,8 @@ async fn episode_loop<V: VehicleLink + Surroundings>(
         cut: settings.handover_cut.clone(),
         timing: super::safety_timing::SafetyTiming::default(),
         swarm_held: false,
+        last_sent: None,
+        last_sent_by_watchdog: false,
     };
     let flown = fly(&mut flight, policy, ctx, settings, out).await;
     out.safety = std::mem::take(&mut flight.timing);

@@ -58,6 +58,8 @@ pub struct Executor<'a, V: VehicleLink + Surroundings> {
     /// Each verdict's telemetry age (ms) and the gate's wall time for it (µs), for the
     /// episode's [`super::SafetyTiming`].
     pub judged: Vec<(u64, f64)>,
+    /// The last command the vehicle accepted in this action, for the flight's own memory.
+    pub sent: Option<Command>,
 }
 
 impl<V: VehicleLink + Surroundings> std::fmt::Debug for Executor<'_, V> {
@@ -362,6 +364,9 @@ impl<V: VehicleLink + Surroundings> Executor<'_, V> {
             }
         };
         let receipt = self.side.execute(&approved).await;
+        if receipt.accepted {
+            self.sent = Some(*approved.command());
+        }
         out.executed = receipt.accepted;
         if !receipt.accepted {
             out.wait_ms = None;

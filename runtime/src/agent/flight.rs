@@ -43,9 +43,26 @@ pub(super) struct Flight<'a, V: VehicleLink + Surroundings> {
     pub(super) timing: super::safety_timing::SafetyTiming,
     /// A swarm member lost its swarm and was held (the episode then ends with its landing).
     pub(super) swarm_held: bool,
+    /// The last command the vehicle accepted from this episode (see [`Flight::send_approved`]).
+    pub(super) last_sent: Option<Command>,
+    /// That command was the watchdog's (its hold, or the gate's move out of the way instead).
+    pub(super) last_sent_by_watchdog: bool,
 }
 
 impl<V: VehicleLink + Surroundings> Flight<'_, V> {
+    /// Sends an approved command to the vehicle, remembering it when accepted.
+    pub(super) async fn send_approved(
+        &mut self,
+        approved: &alpha3_core::gate::ApprovedCommand,
+    ) -> alpha3_core::vehicle::SendReceipt {
+        let receipt = self.side.execute(approved).await;
+        if receipt.accepted {
+            self.last_sent = Some(*approved.command());
+            self.last_sent_by_watchdog = false;
+        }
+        receipt
+    }
+
     /// Gives the gate other aircraft's intent as of now, whenever its copy went stale (see
     /// [`PlansCopy`]): a copy kept for a whole turn would let the gate approve a leg next to a
     /// swarm member that has since stopped on it.

@@ -103,7 +103,7 @@ impl<V: VehicleLink + Surroundings> Flight<'_, V> {
             &mut self.gate_state,
         );
         if let Some(a) = hold.approved() {
-            let receipt = self.side.execute(a).await;
+            let receipt = self.send_approved(a).await;
             if !receipt.accepted {
                 tracing::error!(message = ?receipt.message, "the mission's pause was refused");
             }

@@ -205,7 +205,11 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
                 roster: args.swarm_roster.clone(),
                 key,
                 name: args.swarm_name.clone().unwrap_or_default(),
-                cruise_mps: gate.vehicle().cruise_speed_mps,
+                pace: alpha3_core::swarm::Pace {
+                    cruise_mps: gate.vehicle().cruise_speed_mps,
+                    climb_mps: gate.vehicle().max_climb_mps,
+                    descent_mps: gate.vehicle().max_descent_mps,
+                },
                 max_speed_mps: gate.vehicle().max_speed_mps,
                 min_separation_m: gate.limits().min_separation_m,
             };

@@ -10,7 +10,7 @@ use alpha3_core::frames::{Enu, LocalFrame};
 use alpha3_core::gate::PeerPlan;
 use alpha3_core::snapshot::{FlightMode, VehicleSnapshot};
 use alpha3_core::swarm::{
-    INTENT_FORMAT, Intent, IntentPoint, IntentState, PeerBook, PeerBookSettings, PeerView,
+    INTENT_FORMAT, Intent, IntentPoint, IntentState, Pace, PeerBook, PeerBookSettings, PeerView,
 };
 use alpha3_hil::a2a::{SwarmCounts, SwarmEvent, SwarmWire};
 use alpha3_hil::dialect::{COMP_ONBOARD, mav};
@@ -45,8 +45,9 @@ pub struct SwarmOptions {
     pub key: SigningKey,
     /// Our name in intents and in the others' records.
     pub name: String,
-    /// The speed a leg's end is expected at, m/s (the vehicle's cruise).
-    pub cruise_mps: f64,
+    /// How fast our legs are flown, as our intents time them (cruise across, the climb and
+    /// descent rates up and down).
+    pub pace: Pace,
     /// The fastest a mate can fly, m/s (how fast a silent one's uncertainty grows).
     pub max_speed_mps: f64,
     /// The separation every gate of the swarm keeps, m.
@@ -269,9 +270,8 @@ impl SwarmMember {
         if airborne {
             match target.or(waiting) {
                 Some(t) if t.distance(here) > 1.0 => {
-                    let speed = self.options.cruise_mps.max(0.5);
-                    let in_ms = (t.distance(here) / speed * 1000.0).ceil().clamp(1.0, 3.6e6);
-                    path.push(IntentPoint::new(in_ms as u32, self.frame.to_geo(t)));
+                    let in_ms = self.options.pace.leg_ms(here, t);
+                    path.push(IntentPoint::new(in_ms, self.frame.to_geo(t)));
                 }
                 _ if snapshot.ground_speed_mps() >= MOVING_MPS => {
                     let ahead = here.to_vector()

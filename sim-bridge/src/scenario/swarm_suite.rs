@@ -11,6 +11,9 @@
 //!   10 s apart; `cross-3-at-once`: the same, all at once (a three-way conflict at once).
 //! - `corridor-3`: one shared corridor, x = 100 from y = 40 to y = 260, entered from three
 //!   sides and left to three ends 60 m apart: the vehicles merge into it and fly it in trail.
+//! - `landing-3`: the same landing site, a depot of three pads 45 m apart at y = 220; each
+//!   vehicle flies to the pad across from its home (the paths in cross) and lands on it, its
+//!   mission's last waypoint on the ground.
 
 use super::generate::scenario_to_json;
 use super::load::parse_scenario;
@@ -33,6 +36,9 @@ pub const SWARM_REGENERATE_COMMAND: &str =
 struct Leg {
     spawn: [f64; 2],
     waypoints: Vec<[f64; 2]>,
+    /// The pad it lands on at the end, if it does: a waypoint above it at the legs' altitude,
+    /// then one on the ground on it.
+    pad: Option<[f64; 2]>,
 }
 
 /// One swarm: its vehicles' legs and what the file says of them.
@@ -53,14 +59,17 @@ fn layouts() -> Vec<Layout> {
             Leg {
                 spawn: [0.0, 0.0],
                 waypoints: vec![[200.0, 200.0]],
+                pad: None,
             },
             Leg {
                 spawn: [200.0, 0.0],
                 waypoints: vec![[0.0, 200.0]],
+                pad: None,
             },
             Leg {
                 spawn: [100.0, -40.0],
                 waypoints: vec![[100.0, 240.0]],
+                pad: None,
             },
         ]
     };
@@ -98,35 +107,79 @@ fn layouts() -> Vec<Layout> {
                 .map(|(spawn, end_x)| Leg {
                     spawn,
                     waypoints: vec![[100.0, 40.0], [100.0, 260.0], [end_x, 320.0]],
+                    pad: None,
+                })
+                .collect(),
+        },
+        Layout {
+            name: "landing-3",
+            scenarios: "landing-3",
+            about: "The same landing site (issue 33): one depot at y = 220 with three pads 45 m apart, each\n\
+                    # vehicle landing on the pad across from its home (its path to it crosses the others' on\n\
+                    # the way in), all at 40 m until over the pad, runtimes started 5 s of swarm time apart.\n\
+                    # The pads are the separation plus the gates' margins apart: a vehicle descends onto its\n\
+                    # pad beside mates that have landed or are landing on theirs.",
+            delays_s: vec![0.0, 5.0, 10.0],
+            legs: [[0.0, 0.0], [200.0, 0.0], [100.0, -40.0]]
+                .into_iter()
+                .zip([PADS[2], PADS[0], PADS[1]])
+                .map(|(spawn, pad)| Leg {
+                    spawn,
+                    waypoints: Vec::new(),
+                    pad: Some(pad),
                 })
                 .collect(),
         },
     ]
 }
 
+/// The depot's pads in `landing-3`, west to east, m: 45 m apart, beyond the 25 m separation
+/// plus the gate's margins for a descent beside a mate on the next pad.
+const PADS: [[f64; 2]; 3] = [[55.0, 220.0], [100.0, 220.0], [145.0, 220.0]];
+
 /// One vehicle's scenario.
 fn scenario(layout: &Layout, k: usize) -> Value {
     let leg = &layout.legs[k];
     let n = layout.legs.len();
-    let waypoints: Vec<[f64; 3]> = leg.waypoints.iter().map(|w| [w[0], w[1], ALT_M]).collect();
+    let mut waypoints: Vec<[f64; 3]> = leg.waypoints.iter().map(|w| [w[0], w[1], ALT_M]).collect();
+    if let Some(pad) = leg.pad {
+        waypoints.push([pad[0], pad[1], ALT_M]);
+        waypoints.push([pad[0], pad[1], 0.0]);
+    }
     let length_m: f64 = std::iter::once(leg.spawn)
-        .chain(leg.waypoints.iter().copied())
+        .chain(waypoints.iter().map(|w| [w[0], w[1]]))
         .collect::<Vec<_>>()
         .windows(2)
         .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
         .sum();
+    let route = match leg.pad {
+        Some(pad) => format!(
+            "to the depot's pad at ({:.0}, {:.0}) at {ALT_M:.0} m AGL ({length_m:.0} m), then lands \
+             on it (the mission's last waypoint is on the ground), the depot's other pads \
+             taken by its mates",
+            pad[0], pad[1]
+        ),
+        None => format!(
+            "through {} waypoint{} at {ALT_M:.0} m AGL ({length_m:.0} m)",
+            waypoints.len(),
+            if waypoints.len() == 1 { "" } else { "s" },
+        ),
+    };
     let text = format!(
-        "Quadcopter {} of {n} in the swarm {}: from its home at ({:.0}, {:.0}) through {} \
-         waypoint{} at {ALT_M:.0} m AGL ({length_m:.0} m), keeping {SEPARATION_M:.0} m from its \
-         mates.\nAltitude is limited to 10 to 120 m AGL inside a geofence; time budget 240 s.\n\
-         Weather: clear, wind 1.0 m/s from 90°.\nNo no-fly zones; no traffic but the swarm's own.",
+        "Quadcopter {} of {n} in the swarm {}: from its home at ({:.0}, {:.0}) {route}, keeping \
+         {SEPARATION_M:.0} m from its mates.\nAltitude is limited to 10 to 120 m AGL inside a \
+         geofence; time budget 240 s.\nWeather: clear, wind 1.0 m/s from 90°.\nNo no-fly zones; \
+         no traffic but the swarm's own.",
         k + 1,
         layout.scenarios,
         leg.spawn[0],
         leg.spawn[1],
-        waypoints.len(),
-        if waypoints.len() == 1 { "" } else { "s" },
     );
+    // Home, and every pad of the depot: the sites a gate lets a landing end at.
+    let sites: Vec<[f64; 3]> = std::iter::once(leg.spawn)
+        .chain(layout.legs.iter().filter_map(|l| l.pad))
+        .map(|p| [p[0], p[1], 0.0])
+        .collect();
     json!({
         "name": format!("swarm-{}-uav-{}", layout.scenarios, k + 1),
         "sim": {"dt": 0.02, "duration_steps": 15000, "policy_frequency": 20.0},
@@ -166,7 +219,7 @@ fn scenario(layout: &Layout, k: usize) -> Value {
             "time_budget_s": 240.0,
             "runway_required": false
         },
-        "landing": {"emergency_sites": [[leg.spawn[0], leg.spawn[1], 0.0]]},
+        "landing": {"emergency_sites": sites},
         "traffic": [],
         "faults": [],
         "comms": {"loss_windows": [], "uplink_ok": true, "downlink_ok": true, "rssi_dbm_min": -70.0},

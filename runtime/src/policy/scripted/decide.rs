@@ -1,6 +1,6 @@
 //! What a turn does, in order: an ordered hold, a take-off, then landing (aborted, out of
-//! energy, or the last turn with the mission unfinished) or flying on; and the intent it
-//! reports.
+//! energy, the last turn with the mission unfinished, or the mission's last waypoint on the
+//! ground: its pad) or flying on; and the intent it reports.
 
 use super::fly::Flown;
 use super::itinerary::ENERGY_MARGIN_PCT;
@@ -64,6 +64,11 @@ impl ScriptedPolicy {
             }
         }
         let flown = self.fly(draft, s);
+        if self.pad().is_some() {
+            // The mission's last waypoint is on the ground: land on it now.
+            self.landing_on_pad = true;
+            return self.land(draft, s);
+        }
         if draft.lo_s - draft.start_s < self.allowance.min_turn_s {
             // A turn always lets some world time pass, so nothing waits on a frozen clock.
             self.safe_wait(draft, s, self.allowance.min_turn_s);
@@ -76,6 +81,17 @@ impl ScriptedPolicy {
             Flown::Nothing => "wait_for_traffic_or_link".into(),
             Flown::EnergyShort => self.land(draft, s),
         }
+    }
+
+    /// The mission's pad, once every waypoint before it is flown: its last waypoint, when that
+    /// is on the ground.
+    pub(super) fn pad(&self) -> Option<[f64; 2]> {
+        let n = self.targets().len();
+        let last = n.checked_sub(1)?;
+        (self.next >= n && self.revisit().is_none() && self.itinerary.lands_at(last)).then(|| {
+            let p = self.targets()[last].point;
+            [p[0], p[1]]
+        })
     }
 
     /// The first target before `next` whose capture is still to do.
@@ -96,7 +112,11 @@ impl ScriptedPolicy {
         if !s.is_airborne() {
             return intent.into();
         }
-        let site = self.itinerary.nearest_site(draft.at[0], draft.at[1]);
+        // The mission's own pad once it is flown to its end, else the nearest site.
+        let site = match self.pad() {
+            Some(pad) if !self.aborted => pad,
+            _ => self.itinerary.nearest_site(draft.at[0], draft.at[1]),
+        };
         let above = [site[0], site[1], draft.at[2]];
         let far = (above[0] - draft.at[0]).hypot(above[1] - draft.at[1]) > 5.0;
         if far {

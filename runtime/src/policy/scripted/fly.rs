@@ -39,6 +39,14 @@ impl ScriptedPolicy {
                 }
                 None => break,
             };
+            if self.itinerary.lands_at(k) {
+                // A waypoint on the ground is a landing on it (the mission's pad): the turn
+                // ends with that landing (`decide`), flown from above it.
+                if forward {
+                    self.next += 1;
+                }
+                break;
+            }
             let goal = self.targets()[k].point;
             let path = match &self.check {
                 Some(c) => route::around(c, &self.zones, s, draft.at, goal, draft.hi_s)

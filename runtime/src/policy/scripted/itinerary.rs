@@ -37,6 +37,9 @@ pub(super) struct Itinerary {
     pub drag_w_per_mps3: f64,
 }
 
+/// A waypoint this low is on the ground: the mission lands there (a pad), m.
+pub(super) const GROUND_M: f64 = 0.5;
+
 /// Keep this much battery above the reserve, percent.
 pub(super) const ENERGY_MARGIN_PCT: f64 = 3.0;
 
@@ -114,6 +117,11 @@ impl Itinerary {
             hover_w,
             drag_w_per_mps3: drag,
         }
+    }
+
+    /// Whether target `k` is on the ground: the mission ends landed on it.
+    pub fn lands_at(&self, k: usize) -> bool {
+        self.targets.get(k).is_some_and(|t| t.point[2] <= GROUND_M)
     }
 
     /// The authorised site nearest to `(x, y)`.

@@ -14,7 +14,8 @@
 //! - captures where the mission needs it, with the mission's payload, and again — with a
 //!   fallback sensor if one went offline — when a capture was deferred or failed;
 //! - lands at the nearest authorised site when aborted or when the battery, after the next leg
-//!   and the way down, would not keep the reserve;
+//!   and the way down, would not keep the reserve; lands on the mission's last waypoint when
+//!   that is on the ground (a pad);
 //! - tells swarm peers over A2A which formation it flies.
 //!
 //! It plans with what the episode's brief ([`EpisodeBrief`]) says: the limits the gate enforces,
@@ -93,6 +94,9 @@ pub struct ScriptedPolicy {
     sensor_on: bool,
     aborted: bool,
     landing: bool,
+    /// The landing under way is the mission's own, on its pad (a leg before it taken back
+    /// takes it back too).
+    landing_on_pad: bool,
     hold_s: Option<f64>,
     actions_used: usize,
     turns: u32,
@@ -120,6 +124,7 @@ impl ScriptedPolicy {
             sensor_on: false,
             aborted: false,
             landing: false,
+            landing_on_pad: false,
             hold_s: None,
             actions_used: 0,
             turns: 0,

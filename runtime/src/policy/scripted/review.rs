@@ -40,6 +40,10 @@ impl ScriptedPolicy {
                         });
                     if energy {
                         self.landing = true;
+                    } else if self.landing_on_pad {
+                        // The pad is not reached before this leg is: no landing yet.
+                        self.landing = false;
+                        self.landing_on_pad = false;
                     }
                     if !broken && target < self.next {
                         self.next = target;
