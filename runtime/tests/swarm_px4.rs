@@ -155,12 +155,7 @@ fn fly_swarm_file(px4: &Path, dir: &Path, file: &str, extra: &[&str], with_liar:
     let stderr = String::from_utf8_lossy(&run.stderr).to_string();
     eprintln!("{stderr}\n{}", String::from_utf8_lossy(&run.stdout));
     for name in ["uav-1", "uav-2", "uav-3"] {
-        let log = std::fs::read_to_string(out.join(name).join("fly.log")).unwrap_or_default();
-        let tail: Vec<&str> = log.lines().rev().take(6).collect();
-        eprintln!("--- {name} fly.log (last lines) ---");
-        for l in tail.iter().rev() {
-            eprintln!("{l}");
-        }
+        tell_story(&out, name);
     }
     let summary: Value =
         serde_json::from_slice(&std::fs::read(out.join("swarm-summary.json")).unwrap()).unwrap();
@@ -174,6 +169,117 @@ fn fly_swarm_file(px4: &Path, dir: &Path, file: &str, extra: &[&str], with_liar:
         liar,
         stderr,
     }
+}
+
+/// What a vehicle's runtime did, for a failure to be read from CI's output alone (the run's
+/// folder is gone by then): its log's last lines and its warnings counted, and its record's
+/// story — every event but the samples, the truth every 10 s.
+fn tell_story(out: &Path, name: &str) {
+    let log = std::fs::read_to_string(out.join(name).join("fly.log")).unwrap_or_default();
+    let tail: Vec<&str> = log.lines().rev().take(6).collect();
+    eprintln!("--- {name} fly.log (last lines) ---");
+    for l in tail.iter().rev() {
+        eprintln!("{l}");
+    }
+    let mut warnings: Vec<(String, usize)> = Vec::new();
+    for l in log.lines().map(plain) {
+        if !(l.contains(" WARN ") || l.contains(" ERROR ")) {
+            continue;
+        }
+        // Without its time stamp and cut short (a count in it changes), so that repeats
+        // count as one.
+        let text: String = l
+            .split_once(' ')
+            .map_or(l.as_str(), |(_, rest)| rest)
+            .chars()
+            .take(90)
+            .collect();
+        match warnings.iter_mut().find(|(w, _)| *w == text) {
+            Some((_, n)) => *n += 1,
+            None => warnings.push((text, 1)),
+        }
+    }
+    eprintln!("--- {name} warnings ({} kinds) ---", warnings.len());
+    for (w, n) in warnings.iter().take(30) {
+        eprintln!("{n:>6} × {w}");
+    }
+    // The autopilot's own account: its mode changes, failsafes and warnings.
+    let px4 =
+        std::fs::read_to_string(out.join("px4").join(name).join("px4.log")).unwrap_or_default();
+    let said: Vec<&str> = px4
+        .lines()
+        .filter(|l| {
+            (l.contains("WARN") || l.contains("ERROR") || l.contains("[commander]"))
+                && !l.contains("LED")
+        })
+        .collect();
+    eprintln!("--- {name} px4.log ({} lines told) ---", said.len());
+    for l in said.iter().rev().take(40).rev() {
+        eprintln!("{l}");
+    }
+    let record = out.join(name).join("records").join(format!("{name}.jsonl"));
+    let text = std::fs::read_to_string(record).unwrap_or_default();
+    let mut story = Vec::new();
+    let mut next_truth_ms = 0;
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            story.push(format!("(unparsed) {line}"));
+            continue;
+        };
+        let t = v["t_ms"].as_u64().unwrap_or(0);
+        match v["event"].as_str().unwrap_or("") {
+            "link" | "slice_decision" => {}
+            "truth" if t < next_truth_ms => {}
+            "truth" => {
+                next_truth_ms = t + 10_000;
+                let p = &v["position"];
+                let at = |k: &str| p[k].as_f64().unwrap_or(f64::NAN);
+                story.push(format!(
+                    "{t:>7} truth ({:.1}, {:.1}, {:.1}) armed {} airborne {} battery {}",
+                    at("x"),
+                    at("y"),
+                    at("z"),
+                    v["armed"],
+                    v["airborne"],
+                    v["battery_pct"]
+                ));
+            }
+            "header" => story.push(format!("{t:>7} header {}", v["scenario"])),
+            _ => {
+                let mut s = line.to_string();
+                s.truncate(400);
+                story.push(format!("{t:>7} {s}"));
+            }
+        }
+    }
+    eprintln!("--- {name} record ({} events told) ---", story.len());
+    let skip = story.len().saturating_sub(120);
+    for (i, s) in story.iter().enumerate() {
+        if i < 60 || i >= skip {
+            eprintln!("{s}");
+        } else if i == 60 {
+            eprintln!("... {} events ...", skip - 60);
+        }
+    }
+}
+
+/// `line` without its terminal colours (`tracing` writes them to a file too).
+fn plain(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // An escape runs to its final letter.
+            for e in chars.by_ref() {
+                if e.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The gate's separation findings and watchdog lines in a vehicle's record.

@@ -190,6 +190,15 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         base_dir,
         None,
         connected.anchor.origin,
+        |settings| {
+            // The swarm file's budgets (`--max-turns`, `--max-tool-actions`).
+            if let Some(turns) = args.max_turns {
+                settings.max_turns = turns;
+            }
+            if let Some(actions) = args.max_tool_actions {
+                settings.max_tool_actions = actions;
+            }
+        },
     ) {
         Ok(kit) => kit,
         Err(e) => {
@@ -224,12 +233,6 @@ async fn run_checked(args: &FlyArgs) -> Result<ExitCode, Halt> {
         }
         _ => None,
     };
-    if let Some(turns) = args.max_turns {
-        settings.max_turns = turns;
-    }
-    if let Some(actions) = args.max_tool_actions {
-        settings.max_tool_actions = actions;
-    }
     // A plan that ends with a return to launch ends with the vehicle landed at home; one that
     // ends with a landing, landed at its last waypoint.
     settings.after_success = match connected.note.plan.as_ref() {

@@ -64,8 +64,15 @@ impl ScriptedPolicy {
             }
         }
         let flown = self.fly(draft, s);
-        if self.pad().is_some() {
-            // The mission's last waypoint is on the ground: land on it now.
+        let here = [s.position.x, s.position.y, s.position.z];
+        let over_pad = self.approach().map(|k| self.targets()[k].point);
+        let flying_there =
+            matches!(flown, Flown::Legs(_)) && over_pad.is_some_and(|o| far(here, o));
+        if self.pad().is_some() && !flying_there {
+            // The mission's last waypoint is on the ground: land on it now — from the waypoint
+            // over it. A turn that flies there lands the turn after, from where it got to: a
+            // leg the watchdog cuts short (a mate's right of way) is reported accepted, and a
+            // landing after it in the same turn would start from wherever it stopped.
             self.landing_on_pad = true;
             return self.land(draft, s);
         }
@@ -94,6 +101,17 @@ impl ScriptedPolicy {
         })
     }
 
+    /// The mission's waypoint over its pad, if the one before the pad is (within the waypoint
+    /// tolerance across, and in the air): the height the landing is flown from.
+    pub(super) fn approach(&self) -> Option<usize> {
+        let n = self.targets().len();
+        let k = n.checked_sub(2)?;
+        let (over, pad) = (self.targets()[k].point, self.targets()[n - 1].point);
+        let across = (over[0] - pad[0]).hypot(over[1] - pad[1]);
+        (self.itinerary.lands_at(n - 1) && !self.itinerary.lands_at(k) && across <= 4.0)
+            .then_some(k)
+    }
+
     /// The first target before `next` whose capture is still to do.
     pub(super) fn revisit(&self) -> Option<usize> {
         self.targets()[..self.next.min(self.targets().len())]
@@ -113,10 +131,30 @@ impl ScriptedPolicy {
             return intent.into();
         }
         // The mission's own pad once it is flown to its end, else the nearest site.
-        let site = match self.pad() {
-            Some(pad) if !self.aborted => pad,
-            _ => self.itinerary.nearest_site(draft.at[0], draft.at[1]),
-        };
+        let pad = self.pad().filter(|_| !self.aborted);
+        let site = pad.unwrap_or_else(|| self.itinerary.nearest_site(draft.at[0], draft.at[1]));
+        if pad.is_some()
+            && !self.over_pad
+            && let Some(k) = self.approach()
+            && far(draft.at, self.targets()[k].point)
+        {
+            // Off the waypoint over the pad (a mate's right of way or the watchdog moved the
+            // vehicle aside or down on its way there): that waypoint is the mission's too, so
+            // this turn flies back to it, and the landing follows from there next turn. A
+            // refused leg takes the landing back (`review`).
+            let goal = self.targets()[k].point;
+            let path = match &self.check {
+                Some(c) => route::around(c, &self.zones, s, draft.at, goal, draft.hi_s)
+                    .unwrap_or_else(|| vec![goal]),
+                None => vec![goal],
+            };
+            for p in path {
+                draft.push(set_waypoint(p), Tag::Leg { target: k });
+            }
+            self.landing_on_pad = true;
+            return format!("fly_waypoints_{k}_to_{k}");
+        }
+        self.over_pad = pad.is_some();
         let above = [site[0], site[1], draft.at[2]];
         let far = (above[0] - draft.at[0]).hypot(above[1] - draft.at[1]) > 5.0;
         if far {

@@ -36,6 +36,8 @@ mod fly;
 mod itinerary;
 mod leg;
 mod near;
+#[cfg(test)]
+mod pad_tests;
 mod review;
 mod route;
 mod timing;
@@ -97,6 +99,9 @@ pub struct ScriptedPolicy {
     /// The landing under way is the mission's own, on its pad (a leg before it taken back
     /// takes it back too).
     landing_on_pad: bool,
+    /// The vehicle was over its pad at the waypoint above it when it asked to land there: a
+    /// landing the watchdog stops half-way goes on from where it stopped, not from up there.
+    over_pad: bool,
     hold_s: Option<f64>,
     actions_used: usize,
     turns: u32,
@@ -125,6 +130,7 @@ impl ScriptedPolicy {
             aborted: false,
             landing: false,
             landing_on_pad: false,
+            over_pad: false,
             hold_s: None,
             actions_used: 0,
             turns: 0,
