@@ -243,33 +243,12 @@ impl PeerBook {
         IntentTaken::Taken
     }
 
-    /// The gate's plans for every peer known at `now_ms`: one each, and for a waiting mate
-    /// with the right of way two — its wanted path from where it is (it may set off at any
-    /// moment) and where it is (it may not: it waits until its way is clear, and a vehicle
-    /// flying past it must keep clear of it there too; a PX4 run this session passed a waiting
-    /// mate at 24.9 m, its gate having modelled the mate as already leaving).
+    /// The gate's plans for every peer known at `now_ms`.
     pub fn plans(&self, now_ms: u64) -> Vec<PeerPlan> {
-        let mut plans = Vec::with_capacity(self.peers.len());
-        for (system, peer) in &self.peers {
-            let Some(plan) = self.plan(*system, peer, now_ms) else {
-                continue;
-            };
-            let waiting = *system < self.own
-                && peer.flagged.is_none()
-                && peer
-                    .intent
-                    .as_ref()
-                    .is_some_and(|i| i.state == IntentState::Waiting);
-            if waiting && plan.knots.len() > 1 {
-                plans.push(PeerPlan {
-                    peer: plan.peer.clone(),
-                    knots: plan.knots[..1].to_vec(),
-                    radius_m: plan.radius_m,
-                });
-            }
-            plans.push(plan);
-        }
-        plans
+        self.peers
+            .iter()
+            .filter_map(|(system, peer)| self.plan(*system, peer, now_ms))
+            .collect()
     }
 
     /// Every peer as the record shows it at `now_ms`.
@@ -550,14 +529,7 @@ mod tests {
             hear(&mut b, &f, t, 0.0);
         }
         assert!(b.views(25_000)[0].flagged.is_none());
-        let plans = b.plans(25_000);
-        assert_eq!(plans.len(), 2, "{plans:?}");
-        // Where it waits, for as long as it waits...
-        let still = &plans[0];
-        assert_eq!(still.knots.len(), 1, "where it waits: {still:?}");
-        assert!(still.knots[0].position.distance(Enu::new(0.0, 100.0, 30.0)) < 0.05);
-        // ...and its wanted path, from where it is.
-        let p = &plans[1];
+        let p = &b.plans(25_000)[0];
         assert_eq!(p.knots.len(), 2, "its wanted path, from where it is: {p:?}");
         assert!((p.knots[1].time_ms as f64 - 45_000.0).abs() < 50.0, "{p:?}");
     }
@@ -591,13 +563,8 @@ mod tests {
         assert_eq!(p.knots.len(), 1, "held where it waits: {p:?}");
         // Out of its way (60 m off its path): its whole wanted path is ahead of us again.
         b.set_own_position(Enu::new(60.0, 60.0, 40.0));
-        let plans = b.plans(1_000);
-        assert_eq!(
-            plans.len(),
-            2,
-            "where it waits, and its wanted path: {plans:?}"
-        );
-        assert_eq!(plans[1].knots.len(), 2, "its wanted path: {plans:?}");
+        let p = &b.plans(1_000)[0];
+        assert_eq!(p.knots.len(), 2, "its wanted path: {p:?}");
         // A waiting mate that gives way to us is held anyway; one flying is its intent.
         let mut giving_way = PeerBook::new(1, frame, PeerBookSettings::default());
         giving_way.on_intent(2, 1_000, &waiting);
